@@ -1,0 +1,80 @@
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+
+import { authenticationField, companyIdField } from '../shared/descriptions';
+import { sendWithRetry } from './helpers/hooks';
+import { accountingFields, accountingOperations } from './resources/accounting';
+import {
+	billingDeclarationFields,
+	billingDeclarationOperations,
+} from './resources/billingDeclaration';
+import { companyOperations } from './resources/company';
+import { documentFields, documentOperations } from './resources/document';
+import { insuranceContractOperations } from './resources/insuranceContract';
+import { payrollFields, payrollOperations } from './resources/payroll';
+
+export class PartnerPayroll implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Partner Payroll',
+		name: 'partnerPayroll',
+		icon: {
+			light: 'file:../../icons/partnerPayroll.svg',
+			dark: 'file:../../icons/partnerPayroll.dark.svg',
+		},
+		group: ['input'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Read payroll data of a company from the Partner Payroll API',
+		defaults: { name: 'Partner Payroll' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'partnerPayrollApi',
+				required: true,
+				displayOptions: { show: { authentication: ['accessToken'] } },
+			},
+			{
+				name: 'partnerPayrollOAuth2Api',
+				required: true,
+				displayOptions: { show: { authentication: ['oAuth2'] } },
+			},
+		],
+		requestDefaults: {
+			baseURL: '={{$credentials.baseUrl}}',
+			headers: { Accept: 'application/json' },
+			// Every answer reaches the node's own error map, which keeps the service's details.
+			ignoreHttpStatusErrors: true,
+		},
+		requestOperations: { pagination: sendWithRetry },
+		properties: [
+			authenticationField,
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Accounting', value: 'accounting' },
+					{ name: 'Billing Declaration', value: 'billingDeclaration' },
+					{ name: 'Company', value: 'company' },
+					{ name: 'Document', value: 'document' },
+					{ name: 'Insurance Contract', value: 'insuranceContract' },
+					{ name: 'Payroll', value: 'payroll' },
+				],
+				default: 'payroll',
+			},
+			accountingOperations,
+			billingDeclarationOperations,
+			companyOperations,
+			documentOperations,
+			insuranceContractOperations,
+			payrollOperations,
+			companyIdField,
+			...accountingFields,
+			...billingDeclarationFields,
+			...documentFields,
+			...payrollFields,
+		],
+	};
+}

@@ -1,0 +1,353 @@
+import {
+	NodeOperationError,
+	type DeclarativeRestApiSettings,
+	type IDataObject,
+	type IExecutePaginationFunctions,
+	type IExecuteSingleFunctions,
+	type IHttpRequestOptions,
+	type IN8nHttpFullResponse,
+	type INodeExecutionData,
+	type PostReceiveAction,
+	type PreSendAction,
+} from 'n8n-workflow';
+
+import { fileNamePart, fileToItem } from '../../shared/binary';
+import { resolveCompanyId } from '../../shared/company';
+import { getConnection } from '../../shared/credentials';
+import { malformedAnswerError, throwIfApiError, type ErrorContext } from '../../shared/errors';
+import { normalizeMonth, type MonthField } from '../../shared/month';
+import { apiRequest, companyPath, withRetry } from '../../shared/transport';
+import { accountingEntriesFromCsv } from './accountingCsv';
+import { parseDocumentReference } from './documentReference';
+
+const MONTH: MonthField = { name: 'month', displayName: 'Month' };
+const MONTH_OF_APPLICATION: MonthField = {
+	name: 'monthOfApplication',
+	displayName: 'Month of Application',
+};
+
+// ---------------------------------------------------------------------------------------------
+// Values shared by the hooks of one item
+
+// Items run concurrently; the node context object is shared by the items of one execution only,
+// so it scopes the token's company lookup to "once per execution".
+const companyIdByExecution = new WeakMap<object, Promise<string>>();
+
+export async function companyIdOf(context: IExecuteSingleFunctions): Promise<string> {
+	const typed = String(context.getNodeParameter('companyId', '') ?? '').trim();
+	if (typed) return typed;
+	const executionScope = context.getContext('node');
+	let lookup = companyIdByExecution.get(executionScope);
+	if (!lookup) {
+		lookup = getConnection(context).then(
+			async (connection) => await resolveCompanyId(context, connection, ''),
+		);
+		companyIdByExecution.set(executionScope, lookup);
+	}
+	return await lookup;
+}
+
+function monthOf(context: IExecuteSingleFunctions): string {
+	return normalizeMonth(
+		context.getNodeParameter('month', ''),
+		MONTH,
+		context.getNode(),
+		context.getItemIndex(),
+	);
+}
+
+interface ProductQuantity {
+	productName?: string;
+	quantity?: number;
+	numberOfEmployees?: number;
+}
+
+function billingDeclarationOf(context: IExecuteSingleFunctions): IDataObject {
+	const node = context.getNode();
+	const itemIndex = context.getItemIndex();
+	const monthOfApplication = normalizeMonth(
+		context.getNodeParameter('monthOfApplication', ''),
+		MONTH_OF_APPLICATION,
+		node,
+		itemIndex,
+	);
+	const quantities = context.getNodeParameter(
+		'quantityByProducts.product',
+		[],
+	) as ProductQuantity[];
+	const employees = context.getNodeParameter(
+		'options.employeesByProducts.product',
+		[],
+	) as ProductQuantity[];
+	const fail = (message: string) => new NodeOperationError(node, message, { itemIndex });
+
+	if (quantities.length && employees.length) {
+		throw fail('Use either Quantity by Products or the deprecated Employees by Products, not both');
+	}
+	if (!quantities.length && !employees.length) {
+		throw fail('Quantity by Products needs at least one product');
+	}
+	const field = employees.length ? 'numberOfEmployees' : 'quantity';
+	const products = (employees.length ? employees : quantities).map((product, index) => {
+		const productName = String(product.productName ?? '').trim();
+		const amount = Number(product[field]);
+		if (!productName) throw fail(`Product Name of product ${index + 1} is empty`);
+		if (
+			!Number.isFinite(amount) ||
+			amount < 0 ||
+			(field === 'numberOfEmployees' && !Number.isInteger(amount))
+		) {
+			throw fail(
+				`${field === 'quantity' ? 'Quantity' : 'Number of Employees'} of product ${index + 1} must be ${field === 'quantity' ? 'a number' : 'a whole number'} of 0 or more`,
+			);
+		}
+		return { productName, [field]: amount };
+	});
+	return {
+		monthOfApplication,
+		[employees.length ? 'employeesByProducts' : 'quantityByProducts']: products,
+	};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pre-send hooks: everything that can be checked locally fails here, before any request.
+
+export async function sendMonthAsDate(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	requestOptions.qs = { ...requestOptions.qs, date: monthOf(this) };
+	return requestOptions;
+}
+
+export async function fillDocumentId(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const { baseUrl } = await getConnection(this);
+	const reference = parseDocumentReference(
+		String(this.getNodeParameter('documentId', '')),
+		baseUrl,
+		this.getNode(),
+		this.getItemIndex(),
+	);
+	if (reference.companyId !== undefined) {
+		const companyId = await companyIdOf(this);
+		if (reference.companyId !== companyId) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Document ID is a document of company "${reference.companyId}", not of company "${companyId}"`,
+				{ itemIndex: this.getItemIndex() },
+			);
+		}
+	}
+	requestOptions.url = String(requestOptions.url).replace(
+		'{documentId}',
+		encodeURIComponent(reference.documentId),
+	);
+	return requestOptions;
+}
+
+export async function sendBillingDeclaration(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	requestOptions.body = billingDeclarationOf(this);
+	return requestOptions;
+}
+
+/** Runs last: the company lookup is the first request an item may cause. */
+export async function fillCompanyId(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const companyId = await companyIdOf(this);
+	requestOptions.url = String(requestOptions.url).replace(
+		'{companyId}',
+		encodeURIComponent(companyId),
+	);
+	return requestOptions;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Post-receive hooks
+
+export function apiErrorHook(errorContext: ErrorContext = {}): PostReceiveAction {
+	return async function throwOnApiError(
+		this: IExecuteSingleFunctions,
+		items: INodeExecutionData[],
+		response: IN8nHttpFullResponse,
+	): Promise<INodeExecutionData[]> {
+		const itemIndex = this.getItemIndex();
+		throwIfApiError(this.getNode(), response, { ...errorContext, itemIndex });
+		// A JSON operation that got text back (cut off or garbled) must not pass the text on.
+		if (response.statusCode !== 204 && typeof response.body === 'string') {
+			throw malformedAnswerError(this.getNode(), itemIndex);
+		}
+		return items;
+	};
+}
+
+function binaryPropertyNameOf(
+	context: IExecuteSingleFunctions,
+	name = 'binaryPropertyName',
+): string {
+	return String(context.getNodeParameter(name, 'data')).trim() || 'data';
+}
+
+export async function paymentFileToItem(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const companyId = await companyIdOf(this);
+	const month = monthOf(this);
+	const expected = {
+		fileName: `payment-file-${fileNamePart(companyId)}-${month}`,
+		mimeType: 'application/octet-stream',
+	};
+	return [
+		await fileToItem(this, response, expected, binaryPropertyNameOf(this), { companyId, month }),
+	];
+}
+
+export async function accountingCsvToItems(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const companyId = await companyIdOf(this);
+	const month = monthOf(this);
+	const expected = {
+		fileName: `accounting-${fileNamePart(companyId)}-${month}.csv`,
+		mimeType: 'text/csv',
+	};
+	const fileItem = await fileToItem(this, response, expected, binaryPropertyNameOf(this), {
+		companyId,
+		month,
+	});
+	if (!this.getNodeParameter('options.parseLines', false)) return [fileItem];
+
+	const entries = accountingEntriesFromCsv(Buffer.from(response.body as Buffer).toString('utf8'));
+	if (!entries.length) return [fileItem];
+	// One item per line; the file rides on the first one so it can still be mailed or stored.
+	return entries.map((entry, index) =>
+		index === 0 ? { json: entry, binary: fileItem.binary } : { json: entry },
+	);
+}
+
+export async function documentToItem(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const companyId = await companyIdOf(this);
+	const { baseUrl } = await getConnection(this);
+	const { documentId } = parseDocumentReference(
+		String(this.getNodeParameter('documentId', '')),
+		baseUrl,
+		this.getNode(),
+	);
+	const expected = { fileName: `${fileNamePart(documentId)}.pdf`, mimeType: 'application/pdf' };
+	return [
+		await fileToItem(this, response, expected, binaryPropertyNameOf(this), {
+			companyId,
+			documentId,
+		}),
+	];
+}
+
+/** Listing option "Download Files": each listed PDF joins its own item, so no loop is needed. */
+export async function attachListedDocuments(
+	this: IExecuteSingleFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	if (!this.getNodeParameter('options.downloadFiles', false)) return items;
+	const connection = await getConnection(this);
+	const companyId = await companyIdOf(this);
+	const binaryPropertyName = binaryPropertyNameOf(this, 'options.binaryPropertyName');
+	const withFiles: INodeExecutionData[] = [];
+	// One after the other: a company's yearly documents can be many, and the rate limit is per application.
+	for (const item of items) {
+		const documentId = String(item.json.documentId);
+		const response = await apiRequest(
+			this,
+			connection,
+			{
+				method: 'GET',
+				path: companyPath(companyId, `/documents/${encodeURIComponent(documentId)}`),
+				binary: true,
+			},
+			{ itemIndex: this.getItemIndex() },
+		);
+		const listedName =
+			typeof item.json.name === 'string' && item.json.name ? item.json.name : `${documentId}.pdf`;
+		const file = await fileToItem(
+			this,
+			response,
+			{ fileName: fileNamePart(listedName), mimeType: 'application/pdf' },
+			binaryPropertyName,
+			{},
+		);
+		withFiles.push({ json: item.json, binary: file.binary });
+	}
+	return withFiles;
+}
+
+export async function confirmBillingDeclaration(
+	this: IExecuteSingleFunctions,
+): Promise<INodeExecutionData[]> {
+	return [
+		{ json: { declared: true, companyId: await companyIdOf(this), ...billingDeclarationOf(this) } },
+	];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Request operation
+
+/**
+ * Every operation routes through here (`send.paginate`): the declarative engine's pagination hook
+ * is its only place that may repeat a request, which the 429/5xx retry needs.
+ */
+export async function sendWithRetry(
+	this: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<INodeExecutionData[]> {
+	return await withRetry(
+		this.getNode(),
+		async () => await this.makeRoutingRequest(requestData),
+		this.getItemIndex(),
+	);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Routing of one operation
+
+interface OperationRouting {
+	method: 'GET' | 'POST';
+	/** Path template below the API base URL, with `{companyId}` and `{documentId}` placeholders. */
+	path: string;
+	/** The answer is a file. */
+	binary?: boolean;
+	country?: ErrorContext['country'];
+	/** Local checks and request building; the company lookup is appended last. */
+	preSend?: PreSendAction[];
+	postReceive?: PostReceiveAction[];
+}
+
+/** The routing every operation of the node shares: retry, local checks first, one error map. */
+export function operationRouting(operation: OperationRouting) {
+	return {
+		request: {
+			method: operation.method,
+			url: operation.path,
+			...(operation.binary
+				? { encoding: 'arraybuffer' as const, json: false, headers: { Accept: '*/*' } }
+				: {}),
+		},
+		send: { paginate: true, preSend: [...(operation.preSend ?? []), fillCompanyId] },
+		output: {
+			postReceive: [apiErrorHook({ country: operation.country }), ...(operation.postReceive ?? [])],
+		},
+	};
+}

@@ -1,0 +1,90 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+const showOnlyForCreate = { resource: ['billingDeclaration'], operation: ['create'] };
+
+export const createFields: INodeProperties[] = [
+	{
+		displayName: 'Month of Application',
+		name: 'monthOfApplication',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '202610',
+		description:
+			'Month the declaration applies to, as YYYYMM (YYYY-MM and ISO dates are converted)',
+		displayOptions: { show: showOnlyForCreate },
+	},
+	{
+		displayName: 'Quantity by Products',
+		name: 'quantityByProducts',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add product',
+		default: {},
+		displayOptions: { show: showOnlyForCreate },
+		options: [
+			{
+				displayName: 'Product',
+				name: 'product',
+				values: [
+					{
+						displayName: 'Product Name',
+						name: 'productName',
+						type: 'string',
+						default: '',
+					},
+					{
+						displayName: 'Quantity',
+						name: 'quantity',
+						type: 'number',
+						default: 0,
+						typeOptions: { minValue: 0 },
+						description:
+							'For example a number of employees, a recurring revenue or a number of meal vouchers',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: { show: showOnlyForCreate },
+		options: [
+			{
+				displayName: 'Employees by Products (Deprecated)',
+				name: 'employeesByProducts',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				placeholder: 'Add product',
+				default: {},
+				description:
+					'Deprecated by the service in favour of Quantity by Products. Sent instead of it, so leave Quantity by Products empty when you use it.',
+				options: [
+					{
+						displayName: 'Product',
+						name: 'product',
+						values: [
+							{
+								displayName: 'Product Name',
+								name: 'productName',
+								type: 'string',
+								default: '',
+							},
+							{
+								displayName: 'Number of Employees',
+								name: 'numberOfEmployees',
+								type: 'number',
+								default: 0,
+								typeOptions: { minValue: 0, numberPrecision: 0 },
+							},
+						],
+					},
+				],
+			},
+		],
+	},
+];

@@ -1,0 +1,75 @@
+import type { IDataObject, IN8nHttpFullResponse, INodeExecutionData } from 'n8n-workflow';
+
+import type { PartnerPayrollFunctions } from './credentials';
+
+/** What is known about a file before the answer arrives. */
+export interface ExpectedFile {
+	/** Used when the answer has no Content-Disposition file name. */
+	fileName: string;
+	/** Used when the answer has no Content-Type, or only the generic octet-stream one. */
+	mimeType: string;
+}
+
+const GENERIC_MIME_TYPES = ['', 'application/octet-stream', 'binary/octet-stream'];
+
+function headerValue(response: IN8nHttpFullResponse, name: string): string {
+	const value = response.headers?.[name];
+	return typeof value === 'string' ? value : '';
+}
+
+/** RFC 6266: `filename*=UTF-8''…` wins over `filename="…"`. */
+export function fileNameFromContentDisposition(contentDisposition: string): string | undefined {
+	const extended = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(contentDisposition);
+	if (extended) {
+		try {
+			return decodeURIComponent(extended[2].trim());
+		} catch {
+			// A badly encoded name falls through to the plain parameter.
+		}
+	}
+	const plain = /filename\s*=\s*("((?:[^"\\]|\\.)*)"|[^;]+)/i.exec(contentDisposition);
+	if (!plain) return undefined;
+	const name = plain[2] !== undefined ? plain[2].replace(/\\(.)/g, '$1') : plain[1].trim();
+	// Only the base name: a path in a header must not steer where a later node writes.
+	return name.split(/[\\/]/).pop() || undefined;
+}
+
+export function mimeTypeOf(contentType: string, fallback: string): string {
+	const type = contentType.split(';')[0].trim().toLowerCase();
+	return GENERIC_MIME_TYPES.includes(type) ? fallback : type;
+}
+
+function asBuffer(body: unknown): Buffer {
+	if (Buffer.isBuffer(body)) return body;
+	if (body instanceof ArrayBuffer) return Buffer.from(body);
+	if (typeof body === 'string') return Buffer.from(body, 'binary');
+	return Buffer.from(JSON.stringify(body ?? ''));
+}
+
+/**
+ * The one way this package turns a file answer into an n8n item: every byte kept, a real file
+ * name and MIME type, and metadata (never the bytes) on the JSON side.
+ */
+export async function fileToItem(
+	context: PartnerPayrollFunctions,
+	response: IN8nHttpFullResponse,
+	expected: ExpectedFile,
+	binaryPropertyName: string,
+	metadata: IDataObject,
+): Promise<INodeExecutionData> {
+	const bytes = asBuffer(response.body);
+	const fileName =
+		fileNameFromContentDisposition(headerValue(response, 'content-disposition')) ??
+		expected.fileName;
+	const mimeType = mimeTypeOf(headerValue(response, 'content-type'), expected.mimeType);
+	const binary = await context.helpers.prepareBinaryData(bytes, fileName, mimeType);
+	return {
+		json: { ...metadata, fileName, mimeType, fileSize: bytes.length },
+		binary: { [binaryPropertyName]: binary },
+	};
+}
+
+/** Ids become part of file names; keep them to characters every file system accepts. */
+export function fileNamePart(value: string): string {
+	return value.replace(/[^\w.-]+/g, '_');
+}
