@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+'use strict';
+// Command line: starts the sandbox and prints where everything is, the default client and a ready-to-use
+// token per seeded company. `node sandbox/cli.js --help` for the options.
+
+const fs = require('node:fs');
+const crypto = require('node:crypto');
+const { startSandbox } = require('./server');
+const { loadClients } = require('./clients');
+const { COMPANIES } = require('./seed');
+const { API_SCOPES, parseScopes } = require('./scopes');
+
+const USAGE = `Usage: node sandbox/cli.js [options]
+  --port N                 port (default 4010, or env PARTNER_PAYROLL_SANDBOX_PORT; 0 = any free port)
+  --host H                 interface to listen on (default 127.0.0.1)
+  --accounting-lines N     exact number of lines of every accounting export (CSV and v2)
+  --payment-file-bytes N   minimum size of every payment file (padded deterministically)
+  --tokens-file PATH       JSON [{"token","companyId","scopes":[...],"clientId"?,"kind"?}] of fixed tokens
+  --json                   print the startup information as one JSON line
+  --help                   this text`;
+
+const VALUE_OPTIONS = { '--port': 'port', '--host': 'host', '--accounting-lines': 'accountingLines', '--payment-file-bytes': 'paymentFileBytes', '--tokens-file': 'tokensFile' };
+const INTEGER_OPTIONS = ['port', 'accountingLines', 'paymentFileBytes'];
+
+function fail(message) {
+  process.stderr.write(`${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function parseArgs(argv, env) {
+  const args = { port: env.PARTNER_PAYROLL_SANDBOX_PORT, json: false };
+  for (let i = 0; i < argv.length; i += 1) {
+    const [flag, inlineValue] = argv[i].split(/=(.*)/s);
+    if (flag === '--help' || flag === '-h') {
+      process.stdout.write(`${USAGE}\n`);
+      process.exit(0);
+    } else if (flag === '--json') {
+      args.json = true;
+    } else if (VALUE_OPTIONS[flag]) {
+      const value = inlineValue !== undefined ? inlineValue : argv[(i += 1)];
+      if (value === undefined) fail(`${flag} needs a value`);
+      args[VALUE_OPTIONS[flag]] = value;
+    } else {
+      fail(`Unknown option ${argv[i]}`);
+    }
+  }
+  for (const name of INTEGER_OPTIONS) {
+    if (args[name] === undefined || args[name] === '') {
+      delete args[name];
+    } else if (!/^\d+$/.test(String(args[name]))) {
+      fail(`${name} must be a whole number, got "${args[name]}"`);
+    } else {
+      args[name] = Number(args[name]);
+    }
+  }
+  return args;
+}
+
+function readTokensFile(file) {
+  let tokens;
+  try {
+    tokens = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    fail(`Cannot read tokens file ${file}: ${error.message}`);
+  }
+  if (!Array.isArray(tokens)) fail(`Tokens file ${file} must hold a JSON array`);
+  return tokens;
+}
+
+/** Tokens of the file, plus a generated token (all five scopes, default client) for every other company. */
+function startupTokens(fileTokens, defaultClientId) {
+  const covered = new Set(fileTokens
+    .filter((token) => (token.kind || 'oauth') === 'oauth' && (token.clientId || defaultClientId) === defaultClientId)
+    .map((token) => token.companyId));
+  const generated = COMPANIES.filter((company) => !covered.has(company.id)).map((company) => ({
+    token: `sbx_${crypto.randomBytes(24).toString('base64url')}`,
+    companyId: company.id,
+    scopes: [...API_SCOPES],
+    clientId: defaultClientId,
+  }));
+  return [...fileTokens, ...generated];
+}
+
+function describe(sandbox, defaultClient, tokens) {
+  const companyTokens = COMPANIES.map((company) => {
+    const token = tokens.find((candidate) => candidate.companyId === company.id
+      && (candidate.kind || 'oauth') === 'oauth' && (candidate.clientId || defaultClient.clientId) === defaultClient.clientId);
+    return { companyId: company.id, name: company.name, country: company.country, token: token.token, scopes: parseScopes(token.scopes) };
+  });
+  return {
+    apiBaseUrl: sandbox.apiBaseUrl,
+    authServerUrl: sandbox.authServerUrl,
+    controlUrl: `${sandbox.url}/_sandbox`,
+    defaultClient: {
+      clientId: defaultClient.clientId,
+      clientSecret: defaultClient.clientSecret,
+      redirectUris: defaultClient.redirectUris,
+      allowedScopes: defaultClient.allowedScopes,
+    },
+    tokens: companyTokens,
+  };
+}
+
+function printText(info) {
+  const lines = [
+    'Partner Payroll sandbox is running',
+    `  API base URL:          ${info.apiBaseUrl}`,
+    `  Authorization server:  ${info.authServerUrl}  (/authorize, /token, /introspect)`,
+    `  Control endpoints:     ${info.controlUrl}`,
+    '',
+    'Default client',
+    `  client_id:      ${info.defaultClient.clientId}`,
+    `  client_secret:  ${info.defaultClient.clientSecret}`,
+    `  redirect URIs:  ${info.defaultClient.redirectUris.join('\n                  ')}`,
+    `  allowed scopes: ${info.defaultClient.allowedScopes.join(' ')}`,
+    '',
+    `Ready-to-use tokens (client ${info.defaultClient.clientId})`,
+    ...info.tokens.map((entry) => `  ${entry.companyId}  ${entry.name} (${entry.country})\n          ${entry.token}\n          scopes: ${entry.scopes.join(' ')}`),
+    '',
+    'Stop with Ctrl+C.',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2), process.env);
+  const clients = loadClients();
+  const defaultClient = clients.get(clients.defaultClientId);
+  const tokens = startupTokens(args.tokensFile ? readTokensFile(args.tokensFile) : [], defaultClient.clientId);
+  let sandbox;
+  try {
+    sandbox = await startSandbox({
+      port: args.port === undefined ? 4010 : args.port,
+      host: args.host,
+      accountingLines: args.accountingLines,
+      paymentFileBytes: args.paymentFileBytes,
+      initialTokens: tokens,
+    });
+  } catch (error) {
+    fail(`Cannot start the sandbox: ${error.message}`);
+  }
+  const info = describe(sandbox, defaultClient, tokens);
+  if (args.json) process.stdout.write(`${JSON.stringify(info)}\n`);
+  else printText(info);
+
+  const stop = (signal) => {
+    process.stderr.write(`\n${signal} received, stopping the sandbox\n`);
+    sandbox.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main();

@@ -1,0 +1,84 @@
+'use strict';
+// Control endpoints under /_sandbox (JSON, no auth, never logged, never faulted): reset, payroll statuses,
+// tokens, request log, faults, billing declarations, rate limits.
+
+const { apiError, InputError } = require('./errors');
+const { jsonReply, emptyReply, readRequestBody } = require('./http-util');
+const { createRouter } = require('./router');
+const { maskSecret } = require('./tokens');
+
+/** JSON body whatever the Content-Type (so `curl -d '{...}'` works); empty body -> {}. */
+async function readJson(req) {
+  const raw = await readRequestBody(req);
+  if (raw.length === 0) return {};
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw apiError(400, 'Control endpoints take a JSON body');
+  }
+}
+
+function tokenView(record) {
+  const { token, partner, ...rest } = record;
+  return { token: maskSecret(token), ...rest };
+}
+
+function createControl({ tokens, companyState, faults, requestLog, rateLimiter, reset, seedView }) {
+  const ROUTES = [
+    { method: 'GET', path: '/', handler: () => jsonReply(200, { endpoints: ROUTES.map((route) => `${route.method} /_sandbox${route.path === '/' ? '' : route.path}`) }) },
+    { method: 'GET', path: '/seed', handler: () => jsonReply(200, {
+      companies: seedView.companies,
+      months: seedView.months,
+      documents: Object.fromEntries(seedView.companyIds.map((id) => [id, seedView.documents(id)])),
+    }) },
+    { method: 'POST', path: '/reset', handler: async (req) => jsonReply(200, { reset: true, ...reset(await readJson(req)) }) },
+    { method: 'GET', path: '/payroll-status', handler: (req, url) => {
+      const companyId = url.searchParams.get('companyId');
+      const month = url.searchParams.get('month');
+      return jsonReply(200, { companyId, month, ...companyState.payrollStatus(companyId, month) });
+    } },
+    { method: 'POST', path: '/payroll-status', handler: async (req) => jsonReply(200, companyState.setPayrollStatus(await readJson(req))) },
+    { method: 'GET', path: '/tokens', handler: (req, url) => jsonReply(200, tokens.list(url.searchParams.get('companyId')).map(tokenView)) },
+    { method: 'POST', path: '/tokens', handler: async (req) => {
+      const issued = tokens.issue(await readJson(req));
+      return jsonReply(201, { access_token: issued.token, token_type: 'bearer' });
+    } },
+    { method: 'POST', path: '/tokens/revoke', handler: async (req) => {
+      const { token, companyId, clientId } = await readJson(req);
+      if (typeof token === 'string' && token) return jsonReply(200, { revoked: tokens.revokeToken(token) });
+      if (companyId) return jsonReply(200, { revoked: tokens.revokeFor(companyId, clientId || seedView.defaultClientId) });
+      throw new InputError('Send {token} or {companyId, clientId}');
+    } },
+    { method: 'GET', path: '/requests', handler: () => jsonReply(200, requestLog.list()) },
+    { method: 'DELETE', path: '/requests', handler: () => {
+      requestLog.clear();
+      return emptyReply(204);
+    } },
+    { method: 'GET', path: '/faults', handler: () => jsonReply(200, faults.list()) },
+    { method: 'POST', path: '/faults', handler: async (req) => jsonReply(201, faults.add(await readJson(req))) },
+    { method: 'DELETE', path: '/faults', handler: () => {
+      faults.clear();
+      return emptyReply(204);
+    } },
+    { method: 'GET', path: '/billing-declarations', handler: (req, url) => jsonReply(200, companyState.declarationsOf(url.searchParams.get('companyId'))) },
+    { method: 'GET', path: '/rate-limits', handler: () => jsonReply(200, rateLimiter.current()) },
+    { method: 'POST', path: '/rate-limits', handler: async (req) => jsonReply(200, rateLimiter.configure(await readJson(req))) },
+  ];
+  const findRoute = createRouter(ROUTES);
+
+  async function handle(req, url, subPath) {
+    const found = findRoute(req.method, subPath || '/');
+    if (!found) throw apiError(404, `No control endpoint at ${req.method} ${url.pathname}`);
+    if (found.allowedMethods) throw apiError(405, `Use ${found.allowedMethods.join(' or ')}`, { headers: { Allow: found.allowedMethods.join(', ') } });
+    try {
+      return await found.route.handler(req, url);
+    } catch (error) {
+      if (error instanceof InputError) throw apiError(error.status, error.message);
+      throw error;
+    }
+  }
+
+  return { handle };
+}
+
+module.exports = { createControl };

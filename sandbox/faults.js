@@ -1,0 +1,99 @@
+'use strict';
+// Injected faults for the next N matching API/OAuth requests: an error status (429/500/503...), a delay,
+// a truncated body, or a malformed 200. Matching: optional method, optional path (substring, or a regular
+// expression when it starts with '^') against the full request path, e.g. /api/v1/companies/FR1001.
+
+const { InputError, apiErrorBody } = require('./errors');
+const { jsonReply, contentTypeOf } = require('./http-util');
+const { rateLimitExceededReply } = require('./rate-limit');
+
+const FAULT_TYPES = ['status', 'delay', 'truncate', 'malformed'];
+const MAX_DELAY_MS = 120000;
+
+function isNonNegativeInteger(value) {
+  return Number.isInteger(value) && value >= 0;
+}
+
+function validateFault(spec) {
+  if (!spec || typeof spec !== 'object') throw new InputError('Fault must be a JSON object');
+  const { method, path, count = 1, type, status, retryAfter, delayMs } = spec;
+  if (!FAULT_TYPES.includes(type)) throw new InputError(`type must be one of ${FAULT_TYPES.join(', ')}`);
+  if (!(Number.isInteger(count) && count > 0)) throw new InputError('count must be a positive integer');
+  if (method !== undefined && (typeof method !== 'string' || !method)) throw new InputError('method must be a string');
+  if (path !== undefined && (typeof path !== 'string' || !path)) throw new InputError('path must be a non-empty string');
+  let pathRegex = null;
+  if (path && path.startsWith('^')) {
+    try {
+      pathRegex = new RegExp(path);
+    } catch (error) {
+      throw new InputError(`path is not a valid regular expression: ${error.message}`);
+    }
+  }
+  if (type === 'status' && !(Number.isInteger(status) && status >= 400 && status <= 599)) {
+    throw new InputError('status faults need an integer status between 400 and 599 (e.g. 429, 500, 503)');
+  }
+  if (retryAfter !== undefined && !isNonNegativeInteger(retryAfter)) throw new InputError('retryAfter must be a whole number of seconds');
+  if (type === 'delay' && !(isNonNegativeInteger(delayMs) && delayMs <= MAX_DELAY_MS)) {
+    throw new InputError(`delay faults need delayMs between 0 and ${MAX_DELAY_MS}`);
+  }
+  return { method: method ? method.toUpperCase() : null, path: path || null, pathRegex, count, type, status, retryAfter, delayMs };
+}
+
+function publicView(fault) {
+  const { pathRegex, ...rest } = fault;
+  return Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined && value !== null));
+}
+
+function createFaultList() {
+  let faults = [];
+  let nextId = 1;
+
+  function add(spec) {
+    const fault = { id: nextId, ...validateFault(spec), remaining: spec.count || 1 };
+    nextId += 1;
+    faults.push(fault);
+    return publicView(fault);
+  }
+
+  function matches(fault, method, path) {
+    if (fault.method && fault.method !== method) return false;
+    if (fault.pathRegex) return fault.pathRegex.test(path);
+    return !fault.path || path.includes(fault.path);
+  }
+
+  /** The first fault matching the request, consumed once (removed when used up), or null. */
+  function take(method, path) {
+    const fault = faults.find((candidate) => matches(candidate, method, path));
+    if (!fault) return null;
+    fault.remaining -= 1;
+    if (fault.remaining === 0) faults = faults.filter((candidate) => candidate !== fault);
+    return fault;
+  }
+
+  return {
+    add,
+    take,
+    list: () => faults.map(publicView),
+    clear: () => {
+      faults = [];
+    },
+  };
+}
+
+/** Reply of a `status` fault; 429 mimics the real rate limiter, Retry-After only when injected. */
+function statusFaultReply(fault, rateLimitForMethod) {
+  if (fault.status === 429) return rateLimitExceededReply(rateLimitForMethod, fault.retryAfter);
+  const headers = fault.retryAfter === undefined ? {} : { 'Retry-After': String(fault.retryAfter) };
+  return jsonReply(fault.status, apiErrorBody(fault.status, 'Injected fault (sandbox)'), headers);
+}
+
+/** A 200 whose body cannot be what the client expects: broken JSON, or an HTML page for other types. */
+function malformedReply(original) {
+  const contentType = contentTypeOf(original) || 'application/json; charset=utf-8';
+  const body = /json/i.test(contentType)
+    ? '{"code": 200, "data": [{"id": "unterminated'
+    : '<html><body><h1>Upstream answered something unexpected</h1></body></html>\n';
+  return { status: 200, headers: { 'Content-Type': contentType }, body: Buffer.from(body) };
+}
+
+module.exports = { createFaultList, statusFaultReply, malformedReply, FAULT_TYPES };

@@ -1,0 +1,43 @@
+'use strict';
+// Log of API and OAuth requests (control requests are not logged), read by tests through
+// GET /_sandbox/requests. Credentials are masked; bodies are never logged.
+
+const { maskSecret } = require('./tokens');
+const { queryObject } = require('./http-util');
+
+const MAX_ENTRIES = 5000;
+
+/** 'Bearer …abcd' (scheme kept, secret reduced to its last 4 characters) or null. */
+function maskAuthorization(header) {
+  if (!header) return null;
+  const [scheme, ...rest] = String(header).trim().split(/\s+/);
+  return rest.length ? `${scheme} ${maskSecret(rest.join(' '))}` : maskSecret(scheme);
+}
+
+function createRequestLog() {
+  const entries = [];
+
+  function record(req, url, status, fault) {
+    entries.push({
+      time: new Date().toISOString(),
+      method: req.method,
+      path: url.pathname,
+      query: queryObject(url.searchParams),
+      status,
+      authorization: maskAuthorization(req.headers.authorization),
+      contentType: req.headers['content-type'] || null,
+      fault: fault || null,
+    });
+    if (entries.length > MAX_ENTRIES) entries.shift();
+  }
+
+  return {
+    record,
+    list: () => entries.slice(),
+    clear: () => {
+      entries.length = 0;
+    },
+  };
+}
+
+module.exports = { createRequestLog, maskAuthorization };

@@ -1,0 +1,212 @@
+'use strict';
+// Entry point: startSandbox(options) serves, on one port, the API under /api/v1, the authorization server
+// under /oauth and the control endpoints under /_sandbox. This file wires the parts together and owns what
+// happens around every request: fault injection and the request log.
+
+const http = require('node:http');
+const { setTimeout: sleep } = require('node:timers/promises');
+const { ReplyError, apiError } = require('./errors');
+const { jsonReply, writeReply, writeTruncatedReply } = require('./http-util');
+const { loadClients } = require('./clients');
+const { COMPANIES, findCompany } = require('./seed');
+const { createTokenStore } = require('./tokens');
+const { createCompanyState } = require('./state');
+const { createFaultList, statusFaultReply, malformedReply } = require('./faults');
+const { createRequestLog } = require('./request-log');
+const { createRateLimiter } = require('./rate-limit');
+const { createAuthServer } = require('./auth-server');
+const { createResourceServer } = require('./resource-server');
+const { createControl } = require('./control');
+const { createSeedView } = require('./seed-view');
+
+const API_PREFIX = '/api/v1';
+const AUTH_PREFIX = '/oauth';
+const CONTROL_PREFIX = '/_sandbox';
+
+/** A positive integer, or null for "natural size". */
+function sizeKnob(name, value) {
+  if (value === undefined || value === null) return null;
+  if (!(Number.isInteger(value) && value > 0)) throw new Error(`${name} must be a positive integer`);
+  return value;
+}
+
+/** The part of `path` under `prefix` ('' for the prefix itself), or null when outside it. */
+function underPrefix(path, prefix) {
+  if (path === prefix) return '';
+  return path.startsWith(`${prefix}/`) ? path.slice(prefix.length) : null;
+}
+
+function originFor(host, port) {
+  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
+async function startSandbox(options = {}) {
+  const {
+    port = 4010,
+    host = '127.0.0.1',
+    clientsFile,
+    clients: clientList,
+    codeTtlMs = 600000,
+    initialTokens = [],
+    rateLimits,
+  } = options;
+  const startKnobs = {
+    accountingLines: sizeKnob('accountingLines', options.accountingLines),
+    paymentFileBytes: sizeKnob('paymentFileBytes', options.paymentFileBytes),
+  };
+  const knobs = { ...startKnobs };
+  const clients = loadClients({ clients: clientList, clientsFile });
+  const tokens = createTokenStore({ clients, companyExists: (id) => Boolean(findCompany(id)) });
+  const companyState = createCompanyState();
+  const faults = createFaultList();
+  const requestLog = createRequestLog();
+  const rateLimiter = createRateLimiter(rateLimits);
+  const authServer = createAuthServer({ clients, companies: COMPANIES, tokens, codeTtlMs, basePath: AUTH_PREFIX });
+  const resourceServer = createResourceServer({ tokens, companyState, rateLimiter, knobs });
+  const seedView = createSeedView({ knobs, clients });
+
+  function loadInitialTokens() {
+    for (const token of initialTokens) tokens.issue(token);
+  }
+
+  /** Back to the seed state; size knobs from the body, else those given at start. */
+  function reset(body = {}) {
+    const next = {
+      accountingLines: sizeKnob('accountingLines', body.accountingLines === undefined ? startKnobs.accountingLines : body.accountingLines),
+      paymentFileBytes: sizeKnob('paymentFileBytes', body.paymentFileBytes === undefined ? startKnobs.paymentFileBytes : body.paymentFileBytes),
+    };
+    Object.assign(knobs, next);
+    tokens.clear();
+    authServer.reset();
+    companyState.reset();
+    faults.clear();
+    requestLog.clear();
+    rateLimiter.reset();
+    loadInitialTokens();
+    return { ...knobs };
+  }
+
+  const control = createControl({
+    tokens,
+    companyState,
+    faults,
+    requestLog,
+    rateLimiter,
+    seedView,
+    reset: (body) => {
+      try {
+        return reset(body);
+      } catch (error) {
+        throw apiError(400, error.message);
+      }
+    },
+  });
+
+  loadInitialTokens();
+
+  const shutdown = new AbortController();
+  let urls = null;
+
+  async function dispatch(req, url) {
+    const path = url.pathname;
+    const apiPath = underPrefix(path, API_PREFIX);
+    if (apiPath !== null) return resourceServer.handle(req, url, apiPath);
+    const authPath = underPrefix(path, AUTH_PREFIX);
+    if (authPath !== null) return authServer.handle(req, url, authPath);
+    if (path === '/' && (req.method === 'GET' || req.method === 'HEAD')) {
+      return jsonReply(200, { name: 'Partner Payroll sandbox', ...urls });
+    }
+    throw apiError(404, `Unknown path ${path}; the API is under ${API_PREFIX}, the authorization server under ${AUTH_PREFIX}`);
+  }
+
+  async function replyFor(work) {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof ReplyError) return error.reply;
+      console.error('[sandbox] unexpected error:', error);
+      return jsonReply(500, { code: 500, error: 'Internal Server Error', details: error.message });
+    }
+  }
+
+  async function serve(req, res, url) {
+    const controlPath = underPrefix(url.pathname, CONTROL_PREFIX);
+    if (controlPath !== null) {
+      writeReply(res, await replyFor(() => control.handle(req, url, controlPath)));
+      return;
+    }
+    const fault = faults.take(req.method, url.pathname);
+    res.on('close', () => requestLog.record(req, url, res.headersSent ? res.statusCode : null, fault && fault.type));
+    if (fault && fault.type === 'status') {
+      req.resume();
+      writeReply(res, statusFaultReply(fault, rateLimiter.limitFor(req.method)));
+      return;
+    }
+    if (fault && fault.type === 'delay') await sleep(fault.delayMs, undefined, { signal: shutdown.signal });
+    const result = await replyFor(() => dispatch(req, url));
+    if (fault && fault.type === 'truncate') writeTruncatedReply(res, result);
+    else if (fault && fault.type === 'malformed') writeReply(res, malformedReply(result));
+    else writeReply(res, result);
+  }
+
+  const server = http.createServer((req, res) => {
+    let url;
+    try {
+      url = new URL(req.url, 'http://sandbox.invalid');
+    } catch {
+      writeReply(res, jsonReply(400, { code: 400, error: 'Bad Request', details: 'Malformed request target' }));
+      return;
+    }
+    serve(req, res, url).catch((error) => {
+      if (error.name !== 'AbortError') console.error('[sandbox] request failed:', error);
+      if (!res.headersSent) res.destroy();
+    });
+  });
+
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+
+  const actualPort = server.address().port;
+  const origin = originFor(host, actualPort);
+  urls = {
+    url: origin,
+    apiBaseUrl: `${origin}${API_PREFIX}`,
+    authServerUrl: `${origin}${AUTH_PREFIX}`,
+    controlUrl: `${origin}${CONTROL_PREFIX}`,
+  };
+
+  let closing = null;
+  function close() {
+    if (!closing) {
+      closing = new Promise((resolve) => {
+        shutdown.abort();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    }
+    return closing;
+  }
+
+  return {
+    ...urls,
+    port: actualPort,
+    close,
+    /** Issues a token without the OAuth dance; same one-token-per-company-and-client rule. */
+    issueToken: ({ companyId, scopes, clientId, kind, token } = {}) => {
+      const issued = tokens.issue({ companyId, scopes, clientId, kind, token });
+      return { access_token: issued.token, token_type: 'bearer' };
+    },
+    reset: (body) => {
+      reset(body);
+    },
+    seed: seedView,
+  };
+}
+
+module.exports = { startSandbox, API_PREFIX, AUTH_PREFIX, CONTROL_PREFIX };

@@ -1,0 +1,87 @@
+'use strict';
+// Live access tokens. Partner OAuth tokens follow the spec's rule "a company has at most one token per
+// client_id; creating a new one deletes the existing one". Company API keys (real-service fact: created by
+// a company administrator, fixed scopes, same bearer usage) belong to no client and never replace anything.
+
+const crypto = require('node:crypto');
+const { InputError } = require('./errors');
+const { KNOWN_SCOPES, parseScopes } = require('./scopes');
+
+const TOKEN_KINDS = ['oauth', 'apiKey'];
+
+function generateToken(kind) {
+  return `${kind === 'apiKey' ? 'sbx_key_' : 'sbx_'}${crypto.randomBytes(24).toString('base64url')}`;
+}
+
+/** '…' plus the last 4 characters; short values are hidden completely. */
+function maskSecret(value) {
+  const text = String(value);
+  return text.length >= 12 ? `…${text.slice(-4)}` : '…';
+}
+
+function createTokenStore({ clients, companyExists }) {
+  const byToken = new Map();
+
+  function checkedScopes(scopes, allowed, owner) {
+    const list = parseScopes(scopes);
+    const refused = list.filter((scope) => !allowed.includes(scope));
+    if (refused.length > 0) throw new InputError(`Scope(s) not allowed for ${owner}: ${refused.join(', ')}`);
+    return Object.freeze(list);
+  }
+
+  /** Creates a token (or registers the given `token` value). Returns the stored record. */
+  function issue({ token, companyId, scopes, clientId, kind = 'oauth' } = {}) {
+    if (!TOKEN_KINDS.includes(kind)) throw new InputError(`kind must be one of ${TOKEN_KINDS.join(', ')}`);
+    if (!companyExists(companyId)) throw new InputError(`Unknown companyId "${companyId}"`);
+    if (token !== undefined && (typeof token !== 'string' || !/^[\x21-\x7e]+$/.test(token))) {
+      throw new InputError('token must be a non-empty string of printable ASCII characters without spaces');
+    }
+    let record;
+    if (kind === 'oauth') {
+      const client = clients.get(clientId || clients.defaultClientId);
+      if (!client) throw new InputError(`Unknown clientId "${clientId}"`);
+      const grantedScopes = checkedScopes(scopes, client.allowedScopes, `client ${client.clientId}`);
+      revokeFor(companyId, client.clientId);
+      record = { companyId, clientId: client.clientId, scopes: grantedScopes, kind, partner: client.partner };
+    } else {
+      const grantedScopes = checkedScopes(scopes, KNOWN_SCOPES, 'company API keys');
+      record = { companyId, clientId: null, scopes: grantedScopes, kind, partner: false };
+    }
+    record.token = token || generateToken(kind);
+    record.createdAt = new Date().toISOString();
+    byToken.set(record.token, Object.freeze(record));
+    return byToken.get(record.token);
+  }
+
+  function find(token) {
+    return (token && byToken.get(token)) || null;
+  }
+
+  function revokeToken(token) {
+    return byToken.delete(token) ? 1 : 0;
+  }
+
+  /** Revokes the OAuth token(s) of a company for a client. */
+  function revokeFor(companyId, clientId) {
+    let count = 0;
+    for (const record of byToken.values()) {
+      if (record.kind === 'oauth' && record.companyId === companyId && record.clientId === clientId) {
+        byToken.delete(record.token);
+        count += 1;
+      }
+    }
+    return count;
+  }
+
+  function list(companyId) {
+    return [...byToken.values()].filter((record) => !companyId || record.companyId === companyId);
+  }
+
+  function clear() {
+    byToken.clear();
+  }
+
+  return { issue, find, revokeToken, revokeFor, list, clear };
+}
+
+module.exports = { createTokenStore, maskSecret, TOKEN_KINDS };
