@@ -127,7 +127,14 @@ async function main() {
   const clients = loadClients();
   const defaultClient = clients.get(clients.defaultClientId);
   const tokens = startupTokens(args.tokensFile ? readTokensFile(args.tokensFile) : [], defaultClient.clientId);
-  let sandbox;
+  let sandbox = null;
+  // Installed before anything is printed: whoever reads the banner may signal right away.
+  const stop = (signal) => {
+    process.stderr.write(`\n${signal} received, stopping the sandbox\n`);
+    (sandbox ? sandbox.close() : Promise.resolve()).then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   try {
     sandbox = await startSandbox({
       port: args.port === undefined ? 4010 : args.port,
@@ -142,13 +149,6 @@ async function main() {
   const info = describe(sandbox, defaultClient, tokens);
   if (args.json) process.stdout.write(`${JSON.stringify(info)}\n`);
   else printText(info);
-
-  const stop = (signal) => {
-    process.stderr.write(`\n${signal} received, stopping the sandbox\n`);
-    sandbox.close().then(() => process.exit(0));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
 }
 
 main();

@@ -1,0 +1,92 @@
+'use strict';
+// The command line: startup information, fixed tokens from a file, size knobs, clean stop on signals.
+
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const CLI = path.join(__dirname, '..', 'cli.js');
+
+/** Starts the CLI and resolves once it printed everything up to `until`. */
+function startCli(args, { env = {}, until = /Stop with Ctrl\+C\.\n|\n$/ } = {}) {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const ready = new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      if (until.test(stdout)) resolve(stdout);
+    });
+    exited.then(() => reject(new Error(`CLI exited early: ${stderr}`)));
+  });
+  ready.catch(() => {}); // callers that only await `exited` must not see an unhandled rejection
+  return { child, ready, exited };
+}
+
+let tokensFile;
+beforeAll(() => {
+  tokensFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-cli-')), 'tokens.json');
+  fs.writeFileSync(tokensFile, JSON.stringify([
+    { token: 'demo-token-fr1001', companyId: 'FR1001', scopes: ['accounting:read'] },
+    { token: 'demo-key-gb3001', companyId: 'GB3001', scopes: 'pension:read', kind: 'apiKey' },
+  ]));
+});
+
+test('--json prints the addresses, the default client and a token per company; fixed tokens work; SIGTERM stops cleanly', async () => {
+  const cli = startCli(['--port', '0', '--json', '--tokens-file', tokensFile, '--accounting-lines', '40', '--payment-file-bytes=5000']);
+  const info = JSON.parse(await cli.ready);
+  expect(info.apiBaseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
+  expect(info.authServerUrl).toBe(info.apiBaseUrl.replace('/api/v1', '/oauth'));
+  expect(info.controlUrl).toBe(info.apiBaseUrl.replace('/api/v1', '/_sandbox'));
+  expect(info.defaultClient).toEqual({
+    clientId: 'n8n-local',
+    clientSecret: 'sandbox-secret-n8n-local',
+    redirectUris: ['http://127.0.0.1:5678/rest/oauth2-credential/callback', 'http://localhost:5678/rest/oauth2-credential/callback'],
+    allowedScopes: ['payment-files:read', 'accounting:read', 'contracts:payslips:read', 'health-insurance:read', 'pension:read', 'contracts:read'],
+  });
+  expect(info.tokens.map((entry) => entry.companyId)).toEqual(['FR1001', 'FR1002', 'ES2001', 'GB3001']);
+  expect(info.tokens[0]).toMatchObject({ token: 'demo-token-fr1001', scopes: ['accounting:read'] });
+  for (const entry of info.tokens.slice(1)) expect(entry.scopes).toHaveLength(5);
+
+  const get = (p, t) => fetch(`${info.apiBaseUrl}${p}`, { headers: { Authorization: `Bearer ${t}` } });
+  const entries = await (await get('/companies/FR1001/accounting-v2?date=202607', 'demo-token-fr1001')).json();
+  expect(entries).toHaveLength(40);
+  expect((await get('/companies/GB3001/auto-enrolment-documents', 'demo-key-gb3001')).status).toBe(200);
+  const gb = info.tokens.find((entry) => entry.companyId === 'GB3001').token;
+  const file = await get('/companies/GB3001/payment-files?date=202607', gb);
+  expect((await file.arrayBuffer()).byteLength).toBe(5000);
+
+  cli.child.kill('SIGTERM');
+  const { code } = await cli.exited;
+  expect(code).toBe(0);
+  await expect(fetch(info.apiBaseUrl)).rejects.toThrow();
+});
+
+test('text output (port from PARTNER_PAYROLL_SANDBOX_PORT) names every address, the client secret and the tokens; SIGINT stops', async () => {
+  const cli = startCli([], { env: { PARTNER_PAYROLL_SANDBOX_PORT: '0' } });
+  const text = await cli.ready;
+  expect(text).toMatch(/API base URL: +http:\/\/127\.0\.0\.1:\d+\/api\/v1/);
+  expect(text).toMatch(/Authorization server: +http:\/\/127\.0\.0\.1:\d+\/oauth/);
+  expect(text).toMatch(/Control endpoints: +http:\/\/127\.0\.0\.1:\d+\/_sandbox/);
+  expect(text).toContain('sandbox-secret-n8n-local');
+  expect(text).toContain('http://localhost:5678/rest/oauth2-credential/callback');
+  expect(text.match(/sbx_[A-Za-z0-9_-]{20,}/g)).toHaveLength(4);
+  cli.child.kill('SIGINT');
+  expect((await cli.exited).code).toBe(0);
+});
+
+test('--help exits 0; an unknown option or a bad number exits 2 with the usage', async () => {
+  const help = startCli(['--help'], { until: /Usage/ });
+  expect((await help.exited).code).toBe(0);
+  for (const args of [['--bogus'], ['--port', 'abc']]) {
+    const bad = startCli(args, { until: /never/ });
+    const result = await bad.exited;
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Usage:');
+  }
+});
