@@ -124,6 +124,7 @@ function createAuthServer({ clients, companies, tokens, codeTtlMs, basePath }) {
     return redirectReply(redirectTo(request.redirectUri, { code, state: request.state }));
   }
 
+  // Expired codes are kept one more TTL so a late exchange still hears "expired" rather than "unknown".
   function purgeExpiredCodes() {
     const now = Date.now();
     for (const [code, record] of codes) if (record.expiresAt + codeTtlMs < now) codes.delete(code);

@@ -1,6 +1,6 @@
 'use strict';
 // Control endpoints under /_sandbox (JSON, no auth, never logged, never faulted): reset, payroll statuses,
-// tokens, request log, faults, billing declarations, rate limits.
+// tokens, request log, faults, billing declarations, rate limits, webhooks.
 
 const { apiError, InputError } = require('./errors');
 const { jsonReply, emptyReply, readRequestBody } = require('./http-util');
@@ -23,7 +23,15 @@ function tokenView(record) {
   return { token: maskSecret(token), ...rest };
 }
 
-function createControl({ tokens, companyState, faults, requestLog, rateLimiter, reset, seedView }) {
+/** Switches a payroll status; a month that becomes completed sends `payroll.run` to registered webhooks. */
+function switchPayrollStatus(companyState, webhooks, body) {
+  const before = companyState.payrollStatus(body && body.companyId, body && body.month).status;
+  const result = companyState.setPayrollStatus(body);
+  if (result.status === 'completed' && before !== 'completed') webhooks.payrollRun(result);
+  return result;
+}
+
+function createControl({ tokens, companyState, faults, requestLog, rateLimiter, webhooks, reset, seedView }) {
   const ROUTES = [
     { method: 'GET', path: '/', handler: () => jsonReply(200, { endpoints: ROUTES.map((route) => `${route.method} /_sandbox${route.path === '/' ? '' : route.path}`) }) },
     { method: 'GET', path: '/seed', handler: () => jsonReply(200, {
@@ -37,7 +45,7 @@ function createControl({ tokens, companyState, faults, requestLog, rateLimiter, 
       const month = url.searchParams.get('month');
       return jsonReply(200, { companyId, month, ...companyState.payrollStatus(companyId, month) });
     } },
-    { method: 'POST', path: '/payroll-status', handler: async (req) => jsonReply(200, companyState.setPayrollStatus(await readJson(req))) },
+    { method: 'POST', path: '/payroll-status', handler: async (req) => jsonReply(200, switchPayrollStatus(companyState, webhooks, await readJson(req))) },
     { method: 'GET', path: '/tokens', handler: (req, url) => jsonReply(200, tokens.list(url.searchParams.get('companyId')).map(tokenView)) },
     { method: 'POST', path: '/tokens', handler: async (req) => {
       const issued = tokens.issue(await readJson(req));
@@ -63,6 +71,20 @@ function createControl({ tokens, companyState, faults, requestLog, rateLimiter, 
     { method: 'GET', path: '/billing-declarations', handler: (req, url) => jsonReply(200, companyState.declarationsOf(url.searchParams.get('companyId'))) },
     { method: 'GET', path: '/rate-limits', handler: () => jsonReply(200, rateLimiter.current()) },
     { method: 'POST', path: '/rate-limits', handler: async (req) => jsonReply(200, rateLimiter.configure(await readJson(req))) },
+    { method: 'GET', path: '/webhooks', handler: () => jsonReply(200, webhooks.list()) },
+    { method: 'POST', path: '/webhooks', handler: async (req) => jsonReply(201, webhooks.register(await readJson(req))) },
+    { method: 'DELETE', path: '/webhooks', handler: () => {
+      webhooks.reset();
+      return emptyReply(204);
+    } },
+    { method: 'GET', path: '/webhooks/deliveries', handler: () => jsonReply(200, webhooks.deliveries()) },
+    { method: 'POST', path: '/webhooks/payroll-run', handler: async (req) => {
+      const { companyId, month } = await readJson(req);
+      const current = companyState.payrollStatus(companyId, month);
+      if (current.status !== 'completed') throw new InputError(`The payroll of ${month} is not completed for ${companyId}`, 409);
+      await webhooks.payrollRun({ companyId, month, executionEndDate: current.executionEndDate });
+      return jsonReply(200, webhooks.deliveries());
+    } },
   ];
   const findRoute = createRouter(ROUTES);
 

@@ -5,7 +5,7 @@
 
 const http = require('node:http');
 const { setTimeout: sleep } = require('node:timers/promises');
-const { ReplyError, apiError } = require('./errors');
+const { ReplyError, InputError, apiError } = require('./errors');
 const { jsonReply, writeReply, writeTruncatedReply } = require('./http-util');
 const { loadClients } = require('./clients');
 const { COMPANIES, findCompany } = require('./seed');
@@ -18,6 +18,7 @@ const { createAuthServer } = require('./auth-server');
 const { createResourceServer } = require('./resource-server');
 const { createControl } = require('./control');
 const { createSeedView } = require('./seed-view');
+const { createWebhooks } = require('./webhooks');
 
 const API_PREFIX = '/api/v1';
 const AUTH_PREFIX = '/oauth';
@@ -26,7 +27,7 @@ const CONTROL_PREFIX = '/_sandbox';
 /** A positive integer, or null for "natural size". */
 function sizeKnob(name, value) {
   if (value === undefined || value === null) return null;
-  if (!(Number.isInteger(value) && value > 0)) throw new Error(`${name} must be a positive integer`);
+  if (!(Number.isInteger(value) && value > 0)) throw new InputError(`${name} must be a positive integer`);
   return value;
 }
 
@@ -62,6 +63,7 @@ async function startSandbox(options = {}) {
   const faults = createFaultList();
   const requestLog = createRequestLog();
   const rateLimiter = createRateLimiter(rateLimits);
+  const webhooks = createWebhooks();
   const authServer = createAuthServer({ clients, companies: COMPANIES, tokens, codeTtlMs, basePath: AUTH_PREFIX });
   const resourceServer = createResourceServer({ tokens, companyState, rateLimiter, knobs });
   const seedView = createSeedView({ knobs, clients });
@@ -71,11 +73,10 @@ async function startSandbox(options = {}) {
   }
 
   /** Back to the seed state; size knobs from the body, else those given at start. */
-  function reset(body = {}) {
-    const next = {
-      accountingLines: sizeKnob('accountingLines', body.accountingLines === undefined ? startKnobs.accountingLines : body.accountingLines),
-      paymentFileBytes: sizeKnob('paymentFileBytes', body.paymentFileBytes === undefined ? startKnobs.paymentFileBytes : body.paymentFileBytes),
-    };
+  function reset(body) {
+    const given = body && typeof body === 'object' ? body : {};
+    const knob = (name) => sizeKnob(name, given[name] === undefined ? startKnobs[name] : given[name]);
+    const next = { accountingLines: knob('accountingLines'), paymentFileBytes: knob('paymentFileBytes') };
     Object.assign(knobs, next);
     tokens.clear();
     authServer.reset();
@@ -83,6 +84,7 @@ async function startSandbox(options = {}) {
     faults.clear();
     requestLog.clear();
     rateLimiter.reset();
+    webhooks.reset();
     loadInitialTokens();
     return { ...knobs };
   }
@@ -93,14 +95,9 @@ async function startSandbox(options = {}) {
     faults,
     requestLog,
     rateLimiter,
+    webhooks,
     seedView,
-    reset: (body) => {
-      try {
-        return reset(body);
-      } catch (error) {
-        throw apiError(400, error.message);
-      }
-    },
+    reset,
   });
 
   loadInitialTokens();
@@ -126,7 +123,7 @@ async function startSandbox(options = {}) {
     } catch (error) {
       if (error instanceof ReplyError) return error.reply;
       console.error('[sandbox] unexpected error:', error);
-      return jsonReply(500, { code: 500, error: 'Internal Server Error', details: error.message });
+      return apiError(500, error.message).reply;
     }
   }
 
@@ -155,7 +152,7 @@ async function startSandbox(options = {}) {
     try {
       url = new URL(req.url, 'http://sandbox.invalid');
     } catch {
-      writeReply(res, jsonReply(400, { code: 400, error: 'Bad Request', details: 'Malformed request target' }));
+      writeReply(res, apiError(400, 'Malformed request target').reply);
       return;
     }
     serve(req, res, url).catch((error) => {

@@ -219,6 +219,13 @@ describe('paths', () => {
     expect(response.headers.get('allow')).toBe('GET');
   });
 
+  test('HEAD is answered like GET, without a body', async () => {
+    const response = await api(sandbox, '/companies/FR1001/payment-files?date=202607', { method: 'HEAD', token: token(sandbox, 'FR1001') });
+    expect(response.status).toBe(200);
+    expect(Number(response.headers.get('content-length'))).toBe(sandbox.seed.paymentFile('FR1001', '202607').length);
+    expect((await response.arrayBuffer()).byteLength).toBe(0);
+  });
+
   test('path parameters are percent-decoded', async () => {
     const response = await api(sandbox, '/companies/%46R1001', { token: token(sandbox, 'FR1001') });
     expect(response.status).toBe(200);
