@@ -3,13 +3,18 @@
 // tokens, request log, faults, billing declarations, rate limits, webhooks.
 
 const { apiError, InputError } = require('./errors');
-const { jsonReply, emptyReply, readRequestBody } = require('./http-util');
+const { jsonReply, emptyReply, readRequestBody, BodyTooLargeError } = require('./http-util');
 const { createRouter } = require('./router');
 const { maskSecret } = require('./tokens');
 
 /** JSON body whatever the Content-Type (so `curl -d '{...}'` works); empty body -> {}. */
 async function readJson(req) {
-  const raw = await readRequestBody(req);
+  let raw;
+  try {
+    raw = await readRequestBody(req);
+  } catch (error) {
+    throw error instanceof BodyTooLargeError ? apiError(413, error.message) : error;
+  }
   if (raw.length === 0) return {};
   try {
     return JSON.parse(raw.toString('utf8'));

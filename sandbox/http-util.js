@@ -55,8 +55,11 @@ function writeTruncatedReply(res, replyValue) {
   const half = replyValue.body.subarray(0, Math.floor(replyValue.body.length / 2));
   res.writeHead(replyValue.status, { ...replyValue.headers, 'Content-Length': replyValue.body.length });
   res.flushHeaders();
-  res.write(half, () => res.socket && res.socket.destroy());
-  if (half.length === 0) res.socket && res.socket.destroy();
+  const cut = () => {
+    if (res.socket) res.socket.destroy();
+  };
+  if (half.length === 0) cut();
+  else res.write(half, cut);
 }
 
 class BodyTooLargeError extends Error {}
