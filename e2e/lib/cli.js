@@ -1,0 +1,114 @@
+'use strict';
+// n8n CLI commands (import, export, execute) run to completion under a time limit, output in a file.
+const fs = require('node:fs');
+const path = require('node:path');
+const { n8nBin } = require('./paths');
+const { runToCompletion } = require('./process');
+
+const DEFAULT_TIMEOUT_MS = 180_000;
+
+class N8nCliError extends Error {
+	constructor(args, result) {
+		const reason = result.timedOut ? 'timed out' : `exited with ${result.code ?? result.signal}`;
+		super(`n8n ${args.join(' ')} ${reason}\n${tail(result.output)}`);
+		this.result = result;
+	}
+}
+
+function tail(text, lines = 40) {
+	return text.split('\n').slice(-lines).join('\n');
+}
+
+/**
+ * One n8n CLI process for a given environment (user folder). Every command's output goes to
+ * <userFolder>/cli.log; `run` returns it with the exit code.
+ */
+class N8nCli {
+	constructor(env) {
+		this.env = env;
+		this.userFolder = env.N8N_USER_FOLDER;
+		this.logFile = path.join(this.userFolder, 'cli.log');
+		fs.mkdirSync(this.userFolder, { recursive: true });
+	}
+
+	async run(args, { timeoutMs = DEFAULT_TIMEOUT_MS } = {}) {
+		return runToCompletion(n8nBin, args, {
+			env: this.env,
+			cwd: this.userFolder,
+			logFile: this.logFile,
+			timeoutMs,
+		});
+	}
+
+	/** Like `run`, but a non-zero exit is an error. */
+	async runOk(args, options) {
+		const result = await this.run(args, options);
+		if (result.code !== 0) throw new N8nCliError(args, result);
+		return result;
+	}
+
+	/** Import credentials given as `{id, name, type, data}` with plain `data`: n8n encrypts it. */
+	async importCredentials(credentials) {
+		const file = this.writeInput('credentials.json', credentials);
+		await this.runOk(['import:credentials', `--input=${file}`]);
+	}
+
+	async importWorkflows(workflows) {
+		const dir = path.join(this.userFolder, 'import-workflows');
+		fs.rmSync(dir, { recursive: true, force: true });
+		fs.mkdirSync(dir, { recursive: true });
+		for (const workflow of workflows) {
+			fs.writeFileSync(path.join(dir, `${workflow.id}.json`), JSON.stringify(workflow, null, 2));
+		}
+		await this.runOk(['import:workflow', '--separate', `--input=${dir}`]);
+	}
+
+	async publishWorkflow(id) {
+		await this.runOk(['publish:workflow', `--id=${id}`]);
+	}
+
+	/** Decrypted credential data as n8n holds it (tokens included: never log the result). */
+	async exportCredential(id) {
+		const file = path.join(this.userFolder, `export-${id}.json`);
+		try {
+			await this.runOk(['export:credentials', `--id=${id}`, '--decrypted', `--output=${file}`]);
+			const [credential] = JSON.parse(fs.readFileSync(file, 'utf8'));
+			return credential;
+		} finally {
+			fs.rmSync(file, { force: true });
+		}
+	}
+
+	/**
+	 * `n8n execute --id --rawOutput`. Resolves {ok, run} where `run` is the run data n8n printed
+	 * (success and failure both print it), or throws when nothing parseable came out.
+	 */
+	async executeWorkflow(id, options) {
+		const result = await this.run(['execute', `--id=${id}`, '--rawOutput'], options);
+		if (result.timedOut) throw new N8nCliError(['execute', id], result);
+		const run = parseExecuteOutput(result.output);
+		if (!run) throw new N8nCliError(['execute', id], result);
+		return { ok: result.code === 0, run };
+	}
+
+	writeInput(name, value) {
+		const file = path.join(this.userFolder, name);
+		fs.writeFileSync(file, JSON.stringify(value, null, 2));
+		return file;
+	}
+}
+
+/**
+ * The run data in `n8n execute --rawOutput` output. Log lines (task broker, runner) come around it;
+ * the JSON is printed pretty, so its first line is `{` and its last line `}`, alone at column 0.
+ */
+function parseExecuteOutput(output) {
+	const lines = output.split('\n');
+	const first = lines.findIndex((line) => line === '{');
+	if (first === -1) return null;
+	const last = lines.findIndex((line, index) => index > first && line === '}');
+	if (last === -1) return null;
+	return JSON.parse(lines.slice(first, last + 1).join('\n'));
+}
+
+module.exports = { N8nCli, N8nCliError, parseExecuteOutput };

@@ -1,0 +1,38 @@
+'use strict';
+// Credential records for `n8n import:credentials`, pointing at a running sandbox. `data` is plain:
+// n8n encrypts it on import.
+
+const ALL_SCOPES = Object.freeze([
+	'payment-files:read',
+	'accounting:read',
+	'contracts:payslips:read',
+	'health-insurance:read',
+	'pension:read',
+]);
+
+// The sandbox's registered default OAuth client (sandbox/clients.json).
+const DEFAULT_CLIENT = Object.freeze({ clientId: 'n8n-local', clientSecret: 'sandbox-secret-n8n-local' });
+
+function accessTokenCredential({ id, name, sandbox, accessToken }) {
+	return {
+		id,
+		name,
+		type: 'partnerPayrollApi',
+		data: { baseUrl: sandbox.apiBaseUrl, accessToken, authServerUrl: sandbox.authServerUrl },
+	};
+}
+
+/** Not connected unless `tokenData` (n8n's `oauthTokenData`) is given. */
+function oauth2Credential({ id, name, sandbox, client = DEFAULT_CLIENT, scopes = ALL_SCOPES, tokenData }) {
+	const data = {
+		baseUrl: sandbox.apiBaseUrl,
+		authServerUrl: sandbox.authServerUrl,
+		clientId: client.clientId,
+		clientSecret: client.clientSecret,
+		scopes: [...scopes],
+	};
+	if (tokenData) data.oauthTokenData = tokenData;
+	return { id, name, type: 'partnerPayrollOAuth2Api', data };
+}
+
+module.exports = { ALL_SCOPES, DEFAULT_CLIENT, accessTokenCredential, oauth2Credential };

@@ -1,0 +1,44 @@
+'use strict';
+// The environment of one n8n process: its own user folder and ports, loopback only, nothing phoning home.
+
+// Fixed so that credentials imported by one process can be decrypted by the next one using the same
+// user folder. It protects throwaway local data only.
+const ENCRYPTION_KEY = 'partner-payroll-e2e-local-only-key';
+
+/** The parent's environment without any N8N_* setting that could leak into the child. */
+function baseEnv() {
+	const env = {};
+	for (const [key, value] of Object.entries(process.env)) {
+		if (!/^(N8N_|DB_|EXECUTIONS_|WEBHOOK_URL$|GENERIC_TIMEZONE$)/.test(key)) env[key] = value;
+	}
+	return env;
+}
+
+function n8nEnv({ userFolder, port, brokerPort, extra = {} }) {
+	return {
+		...baseEnv(),
+		N8N_USER_FOLDER: userFolder,
+		N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
+		DB_TYPE: 'sqlite',
+		N8N_HOST: '127.0.0.1',
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_PORT: String(port),
+		N8N_PROTOCOL: 'http',
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		// `n8n execute` prints its result through the logger at level info: below info, stdout stays empty.
+		N8N_LOG_LEVEL: 'info',
+		GENERIC_TIMEZONE: 'UTC',
+		...extra,
+	};
+}
+
+module.exports = { n8nEnv };
