@@ -5,13 +5,12 @@
 // user folder. It protects throwaway local data only.
 const ENCRYPTION_KEY = 'partner-payroll-e2e-local-only-key';
 
-/** The parent's environment without any N8N_* setting that could leak into the child. */
+// Settings of the parent that must not reach n8n. NODE_ENV=test (set by Jest) makes `n8n start` exit
+// with code 1 and no output.
+const NOT_INHERITED = /^(N8N_|DB_|EXECUTIONS_|WEBHOOK_URL$|GENERIC_TIMEZONE$|NODE_ENV$|JEST_)/;
+
 function baseEnv() {
-	const env = {};
-	for (const [key, value] of Object.entries(process.env)) {
-		if (!/^(N8N_|DB_|EXECUTIONS_|WEBHOOK_URL$|GENERIC_TIMEZONE$)/.test(key)) env[key] = value;
-	}
-	return env;
+	return Object.fromEntries(Object.entries(process.env).filter(([key]) => !NOT_INHERITED.test(key)));
 }
 
 function n8nEnv({ userFolder, port, brokerPort, extra = {} }) {

@@ -11,4 +11,9 @@ module.exports = {
 	...require('./credentials'),
 	...require('./ports'),
 	...require('./process'),
+	...require('./instance'),
+	...require('./browser'),
+	...require('./sandbox'),
+	...require('./workflows'),
+	...require('./run-data'),
 };

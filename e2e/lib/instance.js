@@ -1,0 +1,55 @@
+'use strict';
+// A throwaway n8n instance for a test: its own temporary user folder and ports, the package installed
+// from a fresh `npm pack` of dist/, a CLI bound to it, and `n8n start` on demand.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { repoRoot } = require('./paths');
+const { packPackage, installPackageInto } = require('./community-package');
+const { n8nEnv } = require('./env');
+const { N8nCli } = require('./cli');
+const { startN8n } = require('./server');
+const { freePort } = require('./ports');
+
+function assertBuilt() {
+	const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+	const missing = [...manifest.n8n.nodes, ...manifest.n8n.credentials].filter(
+		(file) => !fs.existsSync(path.join(repoRoot, file)),
+	);
+	if (missing.length > 0) throw new Error(`Build the package first (npm run build); missing: ${missing.join(', ')}`);
+}
+
+async function createInstance({ prefix = 'n8n-e2e-' } = {}) {
+	assertBuilt();
+	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+	const tarball = packPackage(path.join(userFolder, 'package-tarball'));
+	installPackageInto(userFolder, tarball);
+	const [port, serverBrokerPort, cliBrokerPort] = [await freePort(), await freePort(), await freePort()];
+	const serverEnv = n8nEnv({ userFolder, port, brokerPort: serverBrokerPort });
+	// CLI commands may run next to `n8n start`: every n8n process opens its own task broker.
+	const cli = new N8nCli({ ...serverEnv, N8N_RUNNERS_BROKER_PORT: String(cliBrokerPort) });
+	let server = null;
+
+	return {
+		userFolder,
+		tarball,
+		port,
+		url: `http://127.0.0.1:${port}`,
+		cli,
+		async start() {
+			server = await startN8n(serverEnv);
+			return server;
+		},
+		async stop() {
+			if (server) await server.stop();
+			server = null;
+		},
+		/** Stop the server and delete the user folder, unless E2E_KEEP_USER_FOLDERS is set (debugging). */
+		async dispose() {
+			await this.stop();
+			if (!process.env.E2E_KEEP_USER_FOLDERS) fs.rmSync(userFolder, { recursive: true, force: true });
+		},
+	};
+}
+
+module.exports = { createInstance };

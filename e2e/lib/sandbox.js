@@ -1,0 +1,54 @@
+'use strict';
+// The sandbox as the tests use it: started in-process, with the default OAuth client also accepting
+// the redirect address of a test n8n (which runs on a free port, not on the registered 5678).
+const fs = require('node:fs');
+const path = require('node:path');
+const { repoRoot } = require('./paths');
+
+const SANDBOX_DIR = path.join(repoRoot, 'sandbox');
+const OAUTH_CALLBACK_PATH = '/rest/oauth2-credential/callback';
+
+/** sandbox/clients.json, with `extraRedirectUris` registered for the default client (n8n-local). */
+function clientsWithRedirects(extraRedirectUris) {
+	const clients = JSON.parse(fs.readFileSync(path.join(SANDBOX_DIR, 'clients.json'), 'utf8'));
+	const defaultClient = clients.find((client) => client.clientId === 'n8n-local');
+	defaultClient.redirectUris.push(...extraRedirectUris);
+	return clients;
+}
+
+async function startTestSandbox({ n8nUrls = [], ...options } = {}) {
+	const { startSandbox } = require(path.join(SANDBOX_DIR, 'server.js'));
+	const redirects = n8nUrls.map((url) => `${url}${OAUTH_CALLBACK_PATH}`);
+	return startSandbox({ port: 0, clients: clientsWithRedirects(redirects), ...options });
+}
+
+/** The spec's introspection call: the token in the Authorization header and in the JSON body. */
+async function introspect(sandbox, token) {
+	const response = await fetch(`${sandbox.authServerUrl}/introspect`, {
+		method: 'POST',
+		headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+		body: JSON.stringify({ token }),
+	});
+	if (!response.ok) throw new Error(`introspection answered ${response.status}`);
+	return response.json();
+}
+
+async function control(sandbox, method, controlPath, body) {
+	const response = await fetch(`${sandbox.url}/_sandbox${controlPath}`, {
+		method,
+		headers: body === undefined ? {} : { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await response.text();
+	if (!response.ok) throw new Error(`${method} /_sandbox${controlPath} answered ${response.status}: ${text}`);
+	return text ? JSON.parse(text) : null;
+}
+
+/** Tokens the sandbox holds (masked values), e.g. to check that a refused flow issued none. */
+const listTokens = (sandbox, companyId) =>
+	control(sandbox, 'GET', `/tokens${companyId ? `?companyId=${encodeURIComponent(companyId)}` : ''}`);
+
+/** API requests the sandbox received (method, path, status...). */
+const listRequests = (sandbox) => control(sandbox, 'GET', '/requests');
+
+module.exports = { startTestSandbox, introspect, listTokens, listRequests, OAUTH_CALLBACK_PATH };

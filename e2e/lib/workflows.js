@@ -1,0 +1,38 @@
+'use strict';
+// Workflows built in code: a manual trigger followed by Partner Payroll nodes in a chain, the way the
+// editor saves them (typeVersion 1, the package's real node type prefix).
+const { packageName } = require('./paths');
+
+const NODE_TYPE = `${packageName}.partnerPayroll`;
+const TRIGGER_NAME = 'Start';
+
+/** `credential` is a record from credentials.js ({id, name, type}); it also sets `authentication`. */
+function partnerPayrollNode(name, parameters, credential) {
+	return {
+		name,
+		type: NODE_TYPE,
+		typeVersion: 1,
+		parameters: {
+			authentication: credential.type === 'partnerPayrollOAuth2Api' ? 'oAuth2' : 'accessToken',
+			...parameters,
+		},
+		credentials: { [credential.type]: { id: credential.id, name: credential.name } },
+	};
+}
+
+/** Start → nodes[0] → nodes[1] → ... */
+function chainWorkflow(id, name, nodes) {
+	const trigger = { name: TRIGGER_NAME, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} };
+	const all = [trigger, ...nodes].map((node, index) => ({
+		id: `${id}-${index}`,
+		position: [index * 220, 0],
+		...node,
+	}));
+	const connections = {};
+	for (let index = 0; index < all.length - 1; index += 1) {
+		connections[all[index].name] = { main: [[{ node: all[index + 1].name, type: 'main', index: 0 }]] };
+	}
+	return { id, name, active: false, settings: { executionOrder: 'v1' }, nodes: all, connections };
+}
+
+module.exports = { NODE_TYPE, partnerPayrollNode, chainWorkflow };

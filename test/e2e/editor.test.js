@@ -1,0 +1,219 @@
+'use strict';
+// The package inside a running n8n (`n8n start`), seen through the editor as a user sees it: the node
+// types it serves, the node's action list, and the OAuth2 "Connect" flow in headless Chromium against
+// the sandbox's authorization server (refusal, tampered state, success).
+const fs = require('node:fs');
+const path = require('node:path');
+const {
+	repoRoot,
+	artifactsDir,
+	packageName,
+	ensureN8nInstalled,
+	createInstance,
+	N8nRest,
+	launchBrowser,
+	signIn,
+	startTestSandbox,
+	introspect,
+	listTokens,
+	oauth2Credential,
+	ALL_SCOPES,
+	partnerPayrollNode,
+	chainWorkflow,
+	nodeItems,
+} = require('../../e2e/lib');
+
+jest.setTimeout(180_000);
+
+const SETUP_TIMEOUT_MS = 20 * 60_000; // includes installing n8n when it is missing
+const CONNECT_BUTTON = '[data-test-id="oauth-connect-button"]';
+const CONNECTED_BANNER = '[data-test-id="oauth-connect-success-banner"]';
+const OAUTH_COMPANY = 'GB3001';
+
+let instance;
+let sandbox;
+let rest;
+let owner;
+let browser;
+let page;
+
+beforeAll(async () => {
+	ensureN8nInstalled({ log: () => {} });
+	instance = await createInstance({ prefix: 'n8n-e2e-editor-' });
+	sandbox = await startTestSandbox({ n8nUrls: [instance.url] });
+	await instance.start();
+	rest = new N8nRest(instance.url);
+	owner = await rest.ensureOwner();
+	browser = await launchBrowser();
+	page = await browser.context.newPage();
+	await signIn(page, instance.url, owner);
+}, SETUP_TIMEOUT_MS);
+
+afterAll(async () => {
+	await browser?.close();
+	await instance?.dispose();
+	await sandbox?.close();
+});
+
+/** The spec's company resource, from the sandbox's seed. */
+function companyRecord(companyId) {
+	const { id, name, country, identificationNumber, address, city, postalCode, nbActiveContracts } =
+		sandbox.seed.company(companyId);
+	return { id, name, country, identificationNumber, address, city, postalCode, nbActiveContracts };
+}
+
+/** Node type names of package.json `n8n.nodes`, e.g. dist/nodes/X/PartnerPayroll.node.js -> partnerPayroll. */
+function declaredNodeTypes() {
+	const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+	return manifest.n8n.nodes.map((file) => {
+		const base = path.basename(file, '.node.js');
+		return `${packageName}.${base.charAt(0).toLowerCase()}${base.slice(1)}`;
+	});
+}
+
+/** Every `action` label of the built node's operations: what the editor's action list must show. */
+function actionLabelsOfBuiltNode() {
+	const { PartnerPayroll } = require(path.join(repoRoot, 'dist/nodes/PartnerPayroll/PartnerPayroll.node.js'));
+	return new PartnerPayroll().description.properties
+		.filter((property) => property.name === 'operation')
+		.flatMap((property) => property.options.map((option) => option.action));
+}
+
+describe('node types served by the editor', () => {
+	test('lists the node, the trigger when package.json declares it, and both credentials', async () => {
+		const nodeTypes = (await rest.nodeTypes()).map((type) => type.name);
+		const expected = declaredNodeTypes();
+		expect(expected).toContain(`${packageName}.partnerPayroll`);
+		for (const type of expected) expect(nodeTypes).toContain(type);
+
+		const credentialTypes = (await rest.credentialTypes()).map((type) => type.name);
+		expect(credentialTypes).toEqual(expect.arrayContaining(['partnerPayrollApi', 'partnerPayrollOAuth2Api']));
+	});
+});
+
+describe('the node in the node panel', () => {
+	test('shows every action of the node, as installed via npm (screenshot in test-artifacts/)', async () => {
+		const panelPage = await browser.context.newPage();
+		// Tall enough for the whole action list in one screenshot.
+		await panelPage.setViewportSize({ width: 1440, height: 1500 });
+		await panelPage.goto(`${instance.url}/workflow/new`);
+		await panelPage.locator('[data-test-id="node-creator-plus-button"]').click();
+		await panelPage.locator('[data-test-id="node-creator-search-bar"]').fill('Partner Payroll');
+		await panelPage
+			.locator('[data-test-id="item-iterator-item"]')
+			.filter({ hasText: 'Partner Payroll' })
+			.first()
+			.click();
+		const panel = panelPage.locator('[data-test-id="node-creator"]');
+		const actions = actionLabelsOfBuiltNode();
+		await panel.getByText(`Actions (${actions.length})`).waitFor();
+
+		const text = await panel.innerText();
+		expect(text).toContain('Via npm');
+		for (const action of actions) expect(text).toContain(action);
+
+		fs.mkdirSync(artifactsDir, { recursive: true });
+		// JPEG, not PNG: `n8n-node build` copies every *.png outside node_modules into dist/.
+		await panelPage.screenshot({ path: path.join(artifactsDir, 'node-actions.jpeg'), type: 'jpeg', quality: 90 });
+		await panelPage.close();
+	});
+});
+
+describe('OAuth2 credential: Connect in the browser', () => {
+	let credential;
+
+	beforeAll(async () => {
+		// Created through the REST API, as the credential dialog does, not connected yet.
+		const record = oauth2Credential({ name: 'Partner Payroll OAuth2 (e2e)', sandbox, scopes: ALL_SCOPES });
+		credential = { ...record, id: (await rest.createCredential(record)).id };
+		await page.goto(`${instance.url}/home/credentials/${credential.id}`);
+		await page.locator(CONNECT_BUTTON).waitFor();
+	});
+
+	/** Click "Connect my account"; n8n opens the authorization server's consent page in a popup. */
+	async function openConsentPage() {
+		const [popup] = await Promise.all([page.waitForEvent('popup'), page.locator(CONNECT_BUTTON).click()]);
+		await popup.locator('#consent').waitFor();
+		return popup;
+	}
+
+	/** n8n's callback page when the flow failed: its error text; the popup stays open. */
+	async function callbackErrorText(popup) {
+		await popup.waitForURL((url) => url.pathname.endsWith('/rest/oauth2-credential/callback'));
+		const text = await popup.locator('body').innerText();
+		await popup.close();
+		return text;
+	}
+
+	async function storedTokenData() {
+		const { data } = await instance.cli.exportCredential(credential.id);
+		return data.oauthTokenData;
+	}
+
+	/** Rewrites `state` in the authorization server's redirect, as an attacker in the middle would. */
+	async function tamperStateOfRedirect(popup) {
+		await popup.route(`${sandbox.authServerUrl}/authorize`, async (route) => {
+			if (route.request().method() !== 'POST') return route.continue();
+			const response = await route.fetch({ maxRedirects: 0 });
+			const location = new URL(response.headers().location);
+			const state = JSON.parse(Buffer.from(location.searchParams.get('state'), 'base64').toString('utf8'));
+			state.token = `x${state.token.slice(1)}`;
+			location.searchParams.set('state', Buffer.from(JSON.stringify(state)).toString('base64'));
+			return route.fulfill({ response, headers: { ...response.headers(), location: location.toString() } });
+		});
+	}
+
+	test('refusing at the consent page leaves the credential unconnected', async () => {
+		const popup = await openConsentPage();
+		await popup.locator('#refuse').click();
+
+		expect(await callbackErrorText(popup)).toMatch(/Failed to connect/);
+		expect(await storedTokenData()).toBeUndefined();
+		expect(await listTokens(sandbox)).toEqual([]);
+		await expect(page.locator(CONNECT_BUTTON).isVisible()).resolves.toBe(true);
+	});
+
+	test('a state that differs from the one n8n sent is rejected, and no token is stored', async () => {
+		const popup = await openConsentPage();
+		await tamperStateOfRedirect(popup);
+		await popup.locator('#company').selectOption(OAUTH_COMPANY);
+		await popup.locator('#accept').click();
+
+		expect(await callbackErrorText(popup)).toMatch(/The OAuth callback state is invalid/);
+		expect(await storedTokenData()).toBeUndefined();
+		// n8n never exchanged the code it was sent.
+		expect(await listTokens(sandbox)).toEqual([]);
+	});
+
+	test('accepting connects the credential: n8n holds a token of the chosen company', async () => {
+		const popup = await openConsentPage();
+		expect(await popup.locator('#client-id').innerText()).toBe('n8n-local');
+		await popup.locator('#company').selectOption(OAUTH_COMPANY);
+		await popup.locator('#accept').click();
+		await popup.waitForEvent('close', { timeout: 30_000 });
+		await page.locator(CONNECTED_BANNER).waitFor();
+
+		const tokenData = await storedTokenData();
+		expect(tokenData.token_type).toBe('bearer');
+		const introspection = await introspect(sandbox, tokenData.access_token);
+		expect(introspection).toEqual({
+			active: true,
+			scope: ALL_SCOPES.join(' '),
+			client_id: 'n8n-local',
+			company_id: OAUTH_COMPANY,
+			token_type: 'bearer',
+		});
+	});
+
+	test('a workflow using the connected credential reads the company of the token', async () => {
+		const workflow = chainWorkflow('wfOAuthCompany', 'OAuth2 company record', [
+			partnerPayrollNode('Company', { resource: 'company', operation: 'get' }, credential),
+		]);
+		await instance.cli.importWorkflows([workflow]);
+		const { ok, run } = await instance.cli.executeWorkflow(workflow.id);
+
+		expect(ok).toBe(true);
+		const [item] = nodeItems(run, 'Company');
+		expect(item.json).toEqual(companyRecord(OAUTH_COMPANY));
+	});
+});
