@@ -3,6 +3,8 @@
 const tsJest = ['ts-jest', { tsconfig: '<rootDir>/test/tsconfig.json' }];
 
 module.exports = {
+	// dist/ holds a copy of package.json; jest must not see two packages of one name.
+	modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/.n8n-runtime/', '<rootDir>/.n8n-demo/', '<rootDir>/e2e/n8n/'],
 	projects: [
 		{
 			displayName: 'sandbox',

@@ -9,6 +9,14 @@ export interface DocumentReference {
 // The listings' documentUrl shape (spec sample), below the API base URL.
 const DOCUMENT_PATH = /^\/companies\/([^/]+)\/(?:contracts\/[^/]+\/)?documents\/([^/?#]+)\/?$/;
 
+function safeDecode(segment: string): string {
+	try {
+		return decodeURIComponent(segment);
+	} catch {
+		return segment;
+	}
+}
+
 /**
  * Reads a document id, or a documentUrl as the listings return it (relative, or absolute on the
  * API's own host). Anything pointing elsewhere is refused, so the bearer token is never sent there.
@@ -27,12 +35,15 @@ export function parseDocumentReference(
 				'Use a documentId, or a documentUrl exactly as Get Income Tax Documents or Get Auto-Enrolment Documents return it.',
 		});
 	if (!input) throw refuse('is empty');
+	// `.` and `..` would climb out of the documents path once the URL is normalised.
+	if (input === '.' || input === '..') throw refuse(`"${input}" is not a document id`);
 	if (!input.includes('/')) return { documentId: input };
 
 	let path = input;
 	if (/^[a-z][a-z\d+.-]*:/i.test(input)) {
-		const url = new URL(input);
+		const url = URL.canParse(input) ? new URL(input) : undefined;
 		const base = new URL(apiBaseUrl);
+		if (!url) throw refuse(`"${input}" is not a valid URL`);
 		const basePath = base.pathname.replace(/\/+$/, '');
 		if (url.origin !== base.origin || !url.pathname.startsWith(`${basePath}/`)) {
 			throw refuse(
@@ -42,7 +53,9 @@ export function parseDocumentReference(
 		path = url.pathname.slice(basePath.length);
 	}
 	const match = DOCUMENT_PATH.exec(path);
-	if (!match)
+	const documentId = match ? safeDecode(match[2]) : '';
+	if (!match || documentId === '.' || documentId === '..') {
 		throw refuse(`"${input}" is not a document path of the API (/companies/<id>/…/documents/<id>)`);
-	return { companyId: decodeURIComponent(match[1]), documentId: decodeURIComponent(match[2]) };
+	}
+	return { companyId: safeDecode(match[1]), documentId };
 }

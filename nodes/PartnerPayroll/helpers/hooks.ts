@@ -188,6 +188,16 @@ export function apiErrorHook(errorContext: ErrorContext = {}): PostReceiveAction
 	};
 }
 
+/** The engine splits array answers only when an operation has no post-receive hook; ours all do. */
+export async function oneItemPerArrayElement(
+	this: IExecuteSingleFunctions,
+	items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const body = response.body as IDataObject[] | IDataObject;
+	return Array.isArray(body) ? body.map((json) => ({ json })) : items;
+}
+
 function binaryPropertyNameOf(
 	context: IExecuteSingleFunctions,
 	name = 'binaryPropertyName',
@@ -347,7 +357,11 @@ export function operationRouting(operation: OperationRouting) {
 		},
 		send: { paginate: true, preSend: [...(operation.preSend ?? []), fillCompanyId] },
 		output: {
-			postReceive: [apiErrorHook({ country: operation.country }), ...(operation.postReceive ?? [])],
+			postReceive: [
+				apiErrorHook({ country: operation.country }),
+				oneItemPerArrayElement,
+				...(operation.postReceive ?? []),
+			],
 		},
 	};
 }

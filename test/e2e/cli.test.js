@@ -1,0 +1,434 @@
+'use strict';
+// Every resource and operation of the node, run by n8n's own CLI against the sandbox, with both
+// credential types: the package installed as a community package, workflows imported and executed
+// as n8n does it. Outputs are compared with what the sandbox serves (JSON, file bytes, names, types);
+// failing cases assert the error n8n records for the execution.
+const {
+	ensureN8nInstalled,
+	createInstance,
+	startTestSandbox,
+	accessTokenCredential,
+	oauth2Credential,
+	ALL_SCOPES,
+	partnerPayrollNode,
+	chainWorkflow,
+	nodeItems,
+	executionError,
+	binaryBytes,
+	sha256,
+	listRequests,
+} = require('../../e2e/lib');
+
+jest.setTimeout(180_000);
+
+const SETUP_TIMEOUT_MS = 20 * 60_000; // includes installing n8n when it is missing
+const MONTH = '202610'; // completed for every seeded company
+const FR = 'FR1001';
+const GB = 'GB3001';
+const ES = 'ES2001';
+
+// A second partner application, so that the access-token credentials can hold partner tokens of
+// their own (the sandbox keeps one OAuth token per company and client, n8n-local's go to OAuth2).
+const E2E_PARTNER = {
+	clientId: 'e2e-partner',
+	clientSecret: 'sandbox-secret-e2e-partner',
+	redirectUris: ['http://127.0.0.1:9/unused'],
+	allowedScopes: [...ALL_SCOPES],
+	partner: true,
+};
+
+let instance;
+let sandbox;
+let credentials;
+
+/** Credentials by role; tokens are issued by the sandbox and never printed. */
+function makeCredentials() {
+	const partnerToken = (companyId, clientId) =>
+		sandbox.issueToken({ companyId, scopes: ALL_SCOPES, clientId, kind: 'oauth' }).access_token;
+	const accessToken = (id, name, token) => accessTokenCredential({ id, name, sandbox, accessToken: token });
+	const oauth2 = (id, name, token) =>
+		oauth2Credential({ id, name, sandbox, tokenData: { access_token: token, token_type: 'bearer' } });
+	return {
+		accessToken: {
+			FR: accessToken('tkFR', 'Token FR', partnerToken(FR, E2E_PARTNER.clientId)),
+			GB: accessToken('tkGB', 'Token GB', partnerToken(GB, E2E_PARTNER.clientId)),
+		},
+		oAuth2: {
+			FR: oauth2('oaFR', 'OAuth2 FR', partnerToken(FR, 'n8n-local')),
+			GB: oauth2('oaGB', 'OAuth2 GB', partnerToken(GB, 'n8n-local')),
+		},
+		// A company API key with one scope: not a partner, and no payment-files:read.
+		limitedApiKey: accessToken(
+			'tkFRLimited',
+			'API key FR accounting only',
+			sandbox.issueToken({ companyId: FR, scopes: ['accounting:read'], kind: 'apiKey' }).access_token,
+		),
+		// An OAuth2 connection of ES2001 granted accounting:read only.
+		limitedOAuth2: oauth2(
+			'oaESLimited',
+			'OAuth2 ES accounting only',
+			sandbox.issueToken({ companyId: ES, scopes: ['accounting:read'], clientId: 'n8n-local', kind: 'oauth' })
+				.access_token,
+		),
+	};
+}
+
+const credentialList = () => [
+	...Object.values(credentials.accessToken),
+	...Object.values(credentials.oAuth2),
+	credentials.limitedApiKey,
+	credentials.limitedOAuth2,
+];
+
+beforeAll(async () => {
+	ensureN8nInstalled({ log: () => {} });
+	const defaultClients = require('../../sandbox/clients.json');
+	sandbox = await startTestSandbox({ clients: [...defaultClients, E2E_PARTNER] });
+	instance = await createInstance({ prefix: 'n8n-e2e-cli-' });
+	credentials = makeCredentials();
+	await instance.cli.importCredentials(credentialList());
+}, SETUP_TIMEOUT_MS);
+
+afterAll(async () => {
+	await instance?.dispose();
+	await sandbox?.close();
+});
+
+// ---- expected values, from the sandbox's seed (the bytes and records it serves) -----------------
+
+function companyRecord(companyId) {
+	const { id, name, country, identificationNumber, address, city, postalCode, nbActiveContracts } =
+		sandbox.seed.company(companyId);
+	return { id, name, country, identificationNumber, address, city, postalCode, nbActiveContracts };
+}
+
+/** Listing items as the API returns them: `type` on income-tax documents only. */
+function listedDocuments(companyId, listing) {
+	return sandbox.seed
+		.documents(companyId)
+		.filter((document) => document.listing === listing)
+		.map(({ listing: _listing, type, ...item }) => (listing === 'incomeTaxes' ? { ...item, type } : item));
+}
+
+/** What the sandbox itself answers to a direct call with the same token. */
+async function directApiJson(apiPath, credential) {
+	const response = await fetch(`${sandbox.apiBaseUrl}${apiPath}`, {
+		headers: { authorization: `Bearer ${credential.data.accessToken ?? credential.data.oauthTokenData.access_token}` },
+	});
+	expect(response.status).toBe(200);
+	return response.json();
+}
+
+function expectFile(item, { bytes, fileName, mimeType, property = 'data' }) {
+	const binary = item.binary[property];
+	expect(binary.fileName).toBe(fileName);
+	expect(binary.mimeType).toBe(mimeType);
+	expect(sha256(binaryBytes(instance.userFolder, binary))).toBe(sha256(bytes));
+	expect(item.json).toMatchObject({ fileName, mimeType, fileSize: bytes.length });
+}
+
+// ---- one workflow per operation and credential type ----------------------------------------------
+
+/**
+ * Each case: the nodes of a workflow (given the credentials of one type) and the checks of its run.
+ * The node named 'Result' is the one whose output is checked.
+ */
+const OPERATION_CASES = {
+	company: {
+		nodes: (creds) => [partnerPayrollNode('Result', { resource: 'company', operation: 'get', companyId: '' }, creds.FR)],
+		check: (run) => expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual([companyRecord(FR)]),
+	},
+	companyById: {
+		nodes: (creds) => [partnerPayrollNode('Result', { resource: 'company', operation: 'get', companyId: GB }, creds.GB)],
+		check: (run) => expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual([companyRecord(GB)]),
+	},
+	companyFr: {
+		nodes: (creds) => [partnerPayrollNode('Result', { resource: 'company', operation: 'getFrench' }, creds.FR)],
+		check: async (run, creds) => {
+			const [item] = nodeItems(run, 'Result');
+			expect(item.json).toEqual(await directApiJson(`/companies-fr/${FR}`, creds.FR));
+			expect(item.json).toMatchObject(companyRecord(FR));
+		},
+	},
+	payrollStatus: {
+		nodes: (creds) => [partnerPayrollNode('Result', { resource: 'payroll', operation: 'getStatus', month: MONTH }, creds.FR)],
+		check: (run) =>
+			expect(nodeItems(run, 'Result')[0].json).toMatchObject(sandbox.seed.payrollStatus(FR, MONTH)),
+	},
+	paymentFile: {
+		nodes: (creds) => [
+			partnerPayrollNode(
+				'Result',
+				{ resource: 'payroll', operation: 'downloadPaymentFile', month: MONTH, binaryPropertyName: 'paymentFile' },
+				creds.FR,
+			),
+		],
+		check: (run) => {
+			const [item] = nodeItems(run, 'Result');
+			expectFile(item, {
+				bytes: sandbox.seed.paymentFile(FR, MONTH),
+				fileName: `payment-file-${FR}-${MONTH}`,
+				mimeType: 'application/octet-stream',
+				property: 'paymentFile',
+			});
+			expect(item.json).toMatchObject({ companyId: FR, month: MONTH });
+		},
+	},
+	accountingEntries: {
+		nodes: (creds) => [partnerPayrollNode('Result', { resource: 'accounting', operation: 'getEntries', month: MONTH }, creds.FR)],
+		check: (run) =>
+			expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual(sandbox.seed.accountingEntries(FR, MONTH)),
+	},
+	accountingCsv: {
+		nodes: (creds) => [partnerPayrollNode('Result', { resource: 'accounting', operation: 'downloadCsv', month: MONTH }, creds.FR)],
+		check: (run) => {
+			const items = nodeItems(run, 'Result');
+			expect(items).toHaveLength(1);
+			expectFile(items[0], {
+				bytes: sandbox.seed.accountingCsv(FR, MONTH),
+				fileName: `accounting-${FR}-${MONTH}.csv`,
+				mimeType: 'text/csv',
+			});
+		},
+	},
+	accountingCsvLines: {
+		nodes: (creds) => [
+			partnerPayrollNode(
+				'Result',
+				{ resource: 'accounting', operation: 'downloadCsv', month: MONTH, options: { parseLines: true } },
+				creds.FR,
+			),
+		],
+		check: (run) => {
+			const items = nodeItems(run, 'Result');
+			const entries = sandbox.seed.accountingEntries(FR, MONTH);
+			expect(items).toHaveLength(entries.length);
+			expect(items.map((item) => item.json.accountId)).toEqual(entries.map((entry) => entry.accountId));
+			expect(items.map((item) => item.json.debit)).toEqual(entries.map((entry) => entry.debit));
+			expect(sha256(binaryBytes(instance.userFolder, items[0].binary.data))).toBe(
+				sha256(sandbox.seed.accountingCsv(FR, MONTH)),
+			);
+		},
+	},
+	incomeTaxDocuments: {
+		nodes: (creds) => [
+			partnerPayrollNode('Result', { resource: 'document', operation: 'getIncomeTaxDocuments' }, creds.GB),
+		],
+		check: (run) =>
+			expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual(listedDocuments(GB, 'incomeTaxes')),
+	},
+	incomeTaxPdfs: {
+		nodes: (creds) => [
+			partnerPayrollNode(
+				'Result',
+				{ resource: 'document', operation: 'getIncomeTaxDocuments', options: { downloadFiles: true } },
+				creds.GB,
+			),
+		],
+		check: (run) => {
+			const items = nodeItems(run, 'Result');
+			const documents = listedDocuments(GB, 'incomeTaxes');
+			expect(items.map((item) => item.json)).toEqual(documents);
+			items.forEach((item, index) => {
+				const binary = item.binary.data;
+				expect(binary.fileName).toBe(documents[index].name);
+				expect(binary.mimeType).toBe('application/pdf');
+				expect(sha256(binaryBytes(instance.userFolder, binary))).toBe(
+					sha256(sandbox.seed.document(GB, documents[index].documentId)),
+				);
+			});
+		},
+	},
+	autoEnrolmentDocuments: {
+		nodes: (creds) => [
+			partnerPayrollNode('Result', { resource: 'document', operation: 'getAutoEnrolmentDocuments' }, creds.GB),
+		],
+		check: (run) =>
+			expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual(listedDocuments(GB, 'autoEnrolment')),
+	},
+	documentDownload: {
+		// The usual chain: list, then download each listed document by its documentUrl.
+		nodes: (creds) => [
+			partnerPayrollNode('List', { resource: 'document', operation: 'getAutoEnrolmentDocuments' }, creds.GB),
+			partnerPayrollNode(
+				'Result',
+				{ resource: 'document', operation: 'download', documentId: '={{ $json.documentUrl }}', binaryPropertyName: 'pdf' },
+				creds.GB,
+			),
+		],
+		check: (run) => {
+			const items = nodeItems(run, 'Result');
+			const documents = listedDocuments(GB, 'autoEnrolment');
+			expect(items).toHaveLength(documents.length);
+			items.forEach((item, index) => {
+				expectFile(item, {
+					bytes: sandbox.seed.document(GB, documents[index].documentId),
+					fileName: documents[index].name,
+					mimeType: 'application/pdf',
+					property: 'pdf',
+				});
+				expect(item.json).toMatchObject({ companyId: GB, documentId: documents[index].documentId });
+			});
+		},
+	},
+	healthInsurance: {
+		nodes: (creds) => [
+			partnerPayrollNode('Result', { resource: 'insuranceContract', operation: 'getHealthInsurance' }, creds.FR),
+		],
+		check: (run) =>
+			expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual(sandbox.seed.healthInsuranceContracts(FR)),
+	},
+	providentFund: {
+		nodes: (creds) => [
+			partnerPayrollNode('Result', { resource: 'insuranceContract', operation: 'getProvidentFund' }, creds.FR),
+		],
+		check: (run) =>
+			expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual(sandbox.seed.providentFundContracts(FR)),
+	},
+	billingDeclaration: {
+		nodes: (creds) => [
+			partnerPayrollNode(
+				'Result',
+				{
+					resource: 'billingDeclaration',
+					operation: 'create',
+					monthOfApplication: MONTH,
+					quantityByProducts: {
+						product: [
+							{ productName: `payroll-${creds.FR.id}`, quantity: 12 },
+							{ productName: 'meal-vouchers', quantity: 240.5 },
+						],
+					},
+				},
+				creds.FR,
+			),
+		],
+		check: async (run, creds) => {
+			const quantityByProducts = [
+				{ productName: `payroll-${creds.FR.id}`, quantity: 12 },
+				{ productName: 'meal-vouchers', quantity: 240.5 },
+			];
+			expect(nodeItems(run, 'Result')[0].json).toEqual({
+				declared: true,
+				companyId: FR,
+				monthOfApplication: MONTH,
+				quantityByProducts,
+			});
+			const received = await (await fetch(`${sandbox.url}/_sandbox/billing-declarations?companyId=${FR}`)).json();
+			expect(received).toContainEqual(expect.objectContaining({ companyId: FR, monthOfApplication: MONTH, quantityByProducts }));
+		},
+	},
+};
+
+const CREDENTIAL_TYPES = ['accessToken', 'oAuth2'];
+// execute-batch only takes ids that contain a digit.
+const workflowId = (type, caseName) => {
+	const index = String(Object.keys(OPERATION_CASES).indexOf(caseName) + 1).padStart(2, '0');
+	return `${type === 'oAuth2' ? 'oa' : 'tk'}${index}-${caseName}`.slice(0, 21);
+};
+
+describe.each(CREDENTIAL_TYPES)('every operation with the %s credential', (type) => {
+	let batch;
+
+	beforeAll(async () => {
+		const workflows = Object.entries(OPERATION_CASES).map(([caseName, { nodes }]) =>
+			chainWorkflow(workflowId(type, caseName), `${caseName} (${type})`, nodes(credentials[type])),
+		);
+		await instance.cli.importWorkflows(workflows);
+		batch = await instance.cli.executeBatch(workflows.map((workflow) => workflow.id));
+	}, SETUP_TIMEOUT_MS);
+
+	test('all workflows succeed', () => {
+		expect(batch.errors).toEqual([]);
+		expect(batch.ok).toBe(true);
+	});
+
+	test.each(Object.keys(OPERATION_CASES))('%s', async (caseName) => {
+		const run = batch.runs[workflowId(type, caseName)];
+		expect(run).toBeDefined();
+		expect(executionError(run)).toBeUndefined();
+		await OPERATION_CASES[caseName].check(run, credentials[type]);
+	});
+});
+
+// ---- failing cases: one `n8n execute` each, asserting the error n8n records ----------------------
+
+describe('failing cases', () => {
+	/** Imports a one-node workflow, runs it, and returns the error of the failed execution. */
+	async function failingRun(id, parameters, credential) {
+		const workflow = chainWorkflow(id, id, [partnerPayrollNode('Failing', parameters, credential)]);
+		await instance.cli.importWorkflows([workflow]);
+		const { ok, run } = await instance.cli.executeWorkflow(id);
+		expect(ok).toBe(false);
+		expect(run.data.resultData.lastNodeExecuted).toBe('Failing');
+		expect(nodeItems(run, 'Failing')).toEqual([]);
+		return executionError(run);
+	}
+
+	test('missing scope (access token): 403 naming the scope', async () => {
+		const error = await failingRun(
+			'errScopeToken',
+			{ resource: 'payroll', operation: 'downloadPaymentFile', month: MONTH },
+			credentials.limitedApiKey,
+		);
+		expect(error).toMatchObject({ httpCode: '403', message: 'Missing scope "payment-files:read"' });
+		expect(error.description).toMatch(/not granted the scope "payment-files:read"/);
+	});
+
+	test('missing scope (OAuth2): 403 naming the scope', async () => {
+		const error = await failingRun(
+			'errScopeOAuth2',
+			{ resource: 'payroll', operation: 'downloadPaymentFile', month: MONTH },
+			credentials.limitedOAuth2,
+		);
+		expect(error).toMatchObject({ httpCode: '403', message: 'Missing scope "payment-files:read"' });
+	});
+
+	test('wrong document id: 404 from the service', async () => {
+		const error = await failingRun(
+			'errWrongDocument',
+			{ resource: 'document', operation: 'download', documentId: 'DOC-DOES-NOT-EXIST' },
+			credentials.oAuth2.GB,
+		);
+		expect(error).toMatchObject({ httpCode: '404' });
+		expect(error.message).toMatch(/^Not found: The provided id is wrong/);
+	});
+
+	test('wrong company id: 404 from the service', async () => {
+		const error = await failingRun(
+			'errWrongCompany',
+			{ resource: 'company', operation: 'get', companyId: 'FR9999' },
+			credentials.accessToken.FR,
+		);
+		expect(error).toMatchObject({ httpCode: '404' });
+		expect(error.message).toMatch(/^Not found/);
+	});
+
+	test('bad month: refused before any request is sent', async () => {
+		await fetch(`${sandbox.url}/_sandbox/requests`, { method: 'DELETE' });
+		const error = await failingRun(
+			'errBadMonth',
+			{ resource: 'payroll', operation: 'getStatus', month: '2026-13' },
+			credentials.accessToken.FR,
+		);
+		console.log(JSON.stringify(error, null, 1));
+		expect(error.message).toBe('Month must be a month as YYYYMM, for example 202610 (got "2026-13")');
+		const requests = await listRequests(sandbox);
+		expect(requests.filter((request) => request.path.includes('payroll-status'))).toEqual([]);
+	});
+
+	test('billing declaration with a company API key: 403, partners only', async () => {
+		const error = await failingRun(
+			'errBillingApiKey',
+			{
+				resource: 'billingDeclaration',
+				operation: 'create',
+				monthOfApplication: MONTH,
+				quantityByProducts: { product: [{ productName: 'payroll', quantity: 1 }] },
+			},
+			credentials.limitedApiKey,
+		);
+		expect(error).toMatchObject({ httpCode: '403' });
+		expect(error.message).toMatch(/^Forbidden/);
+	});
+});

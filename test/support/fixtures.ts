@@ -1,0 +1,122 @@
+import { createHash } from 'crypto';
+import type { IDataObject, INodeExecutionData, INodeParameters, INodeType } from 'n8n-workflow';
+
+import { runDeclarativeNode, type TestCredentials } from './n8n-harness';
+import { startSandbox, type Sandbox } from './sandbox';
+import { PartnerPayroll } from '../../nodes/PartnerPayroll/PartnerPayroll.node';
+
+export const ALL_SCOPES = [
+	'payment-files:read',
+	'accounting:read',
+	'contracts:payslips:read',
+	'health-insurance:read',
+	'pension:read',
+];
+
+export const partnerPayroll: INodeType = new PartnerPayroll();
+
+export interface LoggedRequest {
+	method: string;
+	path: string;
+	query?: IDataObject;
+	status: number;
+	authorization?: string | null;
+}
+
+/** One sandbox per test file, reached over HTTP like the real service. */
+export class SandboxSession {
+	sandbox!: Sandbox;
+
+	async start(): Promise<void> {
+		this.sandbox = await startSandbox({ port: 0 });
+	}
+
+	async stop(): Promise<void> {
+		await this.sandbox?.close();
+	}
+
+	async control(method: string, path: string, body?: unknown): Promise<unknown> {
+		const response = await fetch(`${this.sandbox.url}/_sandbox${path}`, {
+			method,
+			headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		if (!response.ok) throw new Error(`sandbox control ${method} ${path}: ${response.status}`);
+		const text = await response.text();
+		return text ? JSON.parse(text) : undefined;
+	}
+
+	async reset(): Promise<void> {
+		await this.control('POST', '/reset');
+	}
+
+	async token(
+		companyId: string,
+		scopes: string[] = ALL_SCOPES,
+		kind: 'oauth' | 'apiKey' = 'oauth',
+	): Promise<string> {
+		const issued = (await this.control('POST', '/tokens', { companyId, scopes, kind })) as {
+			access_token: string;
+		};
+		return issued.access_token;
+	}
+
+	async requests(): Promise<LoggedRequest[]> {
+		return (await this.control('GET', '/requests')) as LoggedRequest[];
+	}
+
+	async clearRequests(): Promise<void> {
+		await this.control('DELETE', '/requests');
+	}
+
+	async injectFault(fault: IDataObject): Promise<void> {
+		await this.control('POST', '/faults', fault);
+	}
+
+	/** Access-token credential; with the authorization server unless told otherwise. */
+	accessToken(
+		token: string,
+		options: { authServer?: boolean; baseUrl?: string } = {},
+	): TestCredentials {
+		return {
+			partnerPayrollApi: {
+				baseUrl: options.baseUrl ?? this.sandbox.apiBaseUrl,
+				accessToken: token,
+				authServerUrl: options.authServer === false ? '' : this.sandbox.authServerUrl,
+			},
+		};
+	}
+
+	/** A connected OAuth2 credential, as n8n stores it after the authorization-code flow. */
+	oauth2(token: string): TestCredentials {
+		return {
+			partnerPayrollOAuth2Api: {
+				baseUrl: this.sandbox.apiBaseUrl,
+				authServerUrl: this.sandbox.authServerUrl,
+				clientId: 'n8n-local',
+				clientSecret: 'sandbox-secret-n8n-local',
+				grantType: 'authorizationCode',
+				authentication: 'body',
+				oauthTokenData: { access_token: token, token_type: 'bearer' },
+			},
+		};
+	}
+}
+
+/** Runs the Partner Payroll node with the access-token credential unless the parameters say otherwise. */
+export async function runPartnerPayroll(
+	parameters: INodeParameters,
+	credentials: TestCredentials,
+	options: { items?: INodeExecutionData[]; continueOnFail?: boolean } = {},
+): Promise<INodeExecutionData[]> {
+	const authentication = 'partnerPayrollOAuth2Api' in credentials ? 'oAuth2' : 'accessToken';
+	return await runDeclarativeNode(partnerPayroll, {
+		parameters: { authentication, ...parameters },
+		credentials,
+		...options,
+	});
+}
+
+export function sha256(bytes: Buffer): string {
+	return createHash('sha256').update(bytes).digest('hex');
+}

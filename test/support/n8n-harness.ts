@@ -1,0 +1,203 @@
+import 'reflect-metadata';
+
+import { ExecuteContext, PollContext, RoutingNode } from 'n8n-core';
+import {
+	ICredentialsHelper,
+	NodeHelpers,
+	Workflow,
+	createRunExecutionData,
+	type ICredentialDataDecryptedObject,
+	type ICredentialType,
+	type IDataObject,
+	type IHttpRequestOptions,
+	type INode,
+	type INodeExecutionData,
+	type INodeParameters,
+	type INodeType,
+	type IWorkflowExecuteAdditionalData,
+	type Workflow as WorkflowType,
+} from 'n8n-workflow';
+
+import { PartnerPayrollApi } from '../../credentials/PartnerPayrollApi.credentials';
+import { PartnerPayrollOAuth2Api } from '../../credentials/PartnerPayrollOAuth2Api.credentials';
+
+const credentialTypes: Record<string, ICredentialType> = {
+	partnerPayrollApi: new PartnerPayrollApi(),
+	partnerPayrollOAuth2Api: new PartnerPayrollOAuth2Api(),
+};
+
+export type TestCredentials = Record<string, ICredentialDataDecryptedObject>;
+
+/** Plays n8n's credentials helper: returns the test data and applies generic authentication as n8n does. */
+class TestCredentialsHelper extends ICredentialsHelper {
+	constructor(private readonly credentials: TestCredentials) {
+		super();
+	}
+
+	getParentTypes(name: string): string[] {
+		return credentialTypes[name]?.extends ?? [];
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+		workflow: WorkflowType,
+		node: INode,
+	): Promise<IHttpRequestOptions> {
+		const authenticate = credentialTypes[typeName]?.authenticate;
+		if (!authenticate || typeof authenticate === 'function' || authenticate.type !== 'generic') {
+			return requestOptions;
+		}
+		const headers: IDataObject = { ...(requestOptions.headers ?? {}) };
+		for (const [name, value] of Object.entries(authenticate.properties.headers ?? {})) {
+			headers[name] = workflow.expression.getSimpleParameterValue(
+				node,
+				value as string,
+				'internal',
+				{ $credentials: credentials },
+				undefined,
+				'',
+			) as string;
+		}
+		return { ...requestOptions, headers };
+	}
+
+	async preAuthentication() {
+		return undefined;
+	}
+
+	async runPreAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
+		return undefined;
+	}
+
+	getCredentialsProperties() {
+		return [];
+	}
+
+	async getDecrypted(_additionalData: unknown, _nodeCredentials: unknown, type: string) {
+		return this.credentials[type];
+	}
+
+	async getCredentials(): Promise<never> {
+		throw new Error('not used in tests');
+	}
+
+	async updateCredentials() {}
+
+	async updateCredentialsOauthTokenData() {}
+}
+
+export interface NodeRun {
+	/** Node parameters as in a workflow; unset ones get the node's defaults. */
+	parameters: INodeParameters;
+	credentials: TestCredentials;
+	items?: INodeExecutionData[];
+	continueOnFail?: boolean;
+	nodeName?: string;
+}
+
+function buildNode(nodeType: INodeType, run: NodeRun): INode {
+	const node: INode = {
+		id: 'test-node',
+		name: run.nodeName ?? nodeType.description.defaults.name ?? 'Node',
+		type: `n8n-nodes-partner-payroll.${nodeType.description.name}`,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+		credentials: Object.fromEntries(
+			Object.keys(run.credentials).map((type) => [type, { id: `${type}-id`, name: type }]),
+		),
+		onError: run.continueOnFail ? 'continueRegularOutput' : undefined,
+	};
+	node.parameters =
+		NodeHelpers.getNodeParameters(
+			nodeType.description.properties,
+			run.parameters,
+			true,
+			false,
+			node,
+			nodeType.description,
+		) ?? {};
+	return node;
+}
+
+function buildWorkflow(
+	nodeType: INodeType,
+	node: INode,
+	staticData: IDataObject = {},
+	timezone?: string,
+): Workflow {
+	return new Workflow({
+		nodes: [node],
+		connections: {},
+		active: false,
+		staticData,
+		settings: timezone ? { timezone } : {},
+		nodeTypes: {
+			getByName: () => nodeType,
+			getByNameAndVersion: () => nodeType,
+			getKnownTypes: () => ({}),
+		},
+	});
+}
+
+function additionalDataFor(credentials: TestCredentials): IWorkflowExecuteAdditionalData {
+	return {
+		credentialsHelper: new TestCredentialsHelper(credentials),
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+/** Runs a declarative node through n8n-core's routing engine, as n8n does for one node execution. */
+export async function runDeclarativeNode(
+	nodeType: INodeType,
+	run: NodeRun,
+): Promise<INodeExecutionData[]> {
+	const node = buildNode(nodeType, run);
+	const workflow = buildWorkflow(nodeType, node);
+	const items = run.items ?? [{ json: {} }];
+	const context = new ExecuteContext(
+		workflow,
+		node,
+		additionalDataFor(run.credentials),
+		'manual',
+		createRunExecutionData(),
+		0,
+		items,
+		{ main: [items] },
+		{ node, data: { main: [items] }, source: null },
+		[],
+	);
+	const output = await new RoutingNode(context, nodeType).runNode();
+	return output?.[0] ?? [];
+}
+
+export interface Poller {
+	poll(mode?: 'trigger' | 'manual'): Promise<INodeExecutionData[][] | null>;
+	staticData: IDataObject;
+}
+
+/** Builds a poller whose static data survives between polls, as in an active workflow. */
+export function createPoller(
+	nodeType: INodeType,
+	run: NodeRun & { timezone?: string; staticData?: IDataObject },
+): Poller {
+	const node = buildNode(nodeType, run);
+	const staticData = run.staticData ?? {};
+	const workflow = buildWorkflow(nodeType, node, staticData, run.timezone);
+	const additionalData = additionalDataFor(run.credentials);
+	return {
+		staticData: workflow.staticData,
+		async poll(mode = 'trigger') {
+			const context = new PollContext(workflow, node, additionalData, mode, 'activate');
+			return await nodeType.poll!.call(context);
+		},
+	};
+}
+
+/** The bytes of a binary property, whichever binary data mode n8n-core uses. */
+export function binaryBytes(item: INodeExecutionData, property = 'data'): Buffer {
+	const binary = item.binary?.[property];
+	if (!binary) throw new Error(`item has no binary property "${property}"`);
+	return Buffer.from(binary.data, 'base64');
+}

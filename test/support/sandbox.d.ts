@@ -1,0 +1,33 @@
+export interface IssuedToken {
+	access_token: string;
+	token_type: string;
+}
+
+export interface Sandbox {
+	url: string;
+	apiBaseUrl: string;
+	authServerUrl: string;
+	port: number;
+	close(): Promise<void>;
+	reset(): void;
+	issueToken(options: {
+		companyId: string;
+		scopes: string[];
+		clientId?: string;
+		kind?: 'oauth' | 'apiKey';
+	}): IssuedToken;
+	seed: {
+		paymentFile(companyId: string, month: string): Buffer;
+		accountingCsv(companyId: string, month: string): Buffer;
+		document(companyId: string, documentId: string): Buffer;
+		[key: string]: unknown;
+	};
+}
+
+export function startSandbox(options?: {
+	port?: number;
+	host?: string;
+	accountingLines?: number;
+	paymentFileBytes?: number;
+	codeTtlMs?: number;
+}): Promise<Sandbox>;
