@@ -91,6 +91,28 @@ class N8nCli {
 		return { ok: result.code === 0, run };
 	}
 
+	/**
+	 * `n8n execute-batch`: the workflows run one after the other in one process. Resolves
+	 * {ok, runs: {[id]: run data}, errors: [{workflowId, error}]}; n8n writes the run data of each
+	 * workflow that succeeded as a snapshot, and only a message for each one that failed.
+	 */
+	async executeBatch(ids, options) {
+		const dir = path.join(this.userFolder, 'batch');
+		fs.rmSync(dir, { recursive: true, force: true });
+		fs.mkdirSync(path.join(dir, 'snapshots'), { recursive: true });
+		const summaryFile = path.join(dir, 'summary.json');
+		const args = ['execute-batch', `--ids=${ids.join(',')}`, `--snapshot=${path.join(dir, 'snapshots')}`, `--output=${summaryFile}`];
+		const result = await this.run(args, options);
+		if (result.timedOut || !fs.existsSync(summaryFile)) throw new N8nCliError(['execute-batch'], result);
+		const summary = JSON.parse(fs.readFileSync(summaryFile, 'utf8'));
+		const runs = {};
+		for (const id of ids) {
+			const snapshot = path.join(dir, 'snapshots', `${id}-snapshot.json`);
+			if (fs.existsSync(snapshot)) runs[id] = JSON.parse(fs.readFileSync(snapshot, 'utf8'));
+		}
+		return { ok: result.code === 0, runs, errors: summary.summary?.errors ?? [], output: result.output };
+	}
+
 	writeInput(name, value) {
 		const file = path.join(this.userFolder, name);
 		fs.writeFileSync(file, JSON.stringify(value, null, 2));

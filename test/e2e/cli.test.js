@@ -320,22 +320,103 @@ const OPERATION_CASES = {
 	},
 };
 
+// ---- failing cases: the error n8n records for the execution --------------------------------------
+
+/** Each case: one node named 'Failing', its credential, and the checks of the recorded error. */
+const FAILING_CASES = {
+	errScopeToken: {
+		title: 'missing scope (access token): 403 naming the scope',
+		parameters: { resource: 'payroll', operation: 'downloadPaymentFile', month: MONTH },
+		credential: () => credentials.limitedApiKey,
+		check: (error) => {
+			expect(error).toMatchObject({ httpCode: '403', message: 'Missing scope "payment-files:read"' });
+			expect(error.description).toMatch(/not granted the scope "payment-files:read"/);
+		},
+	},
+	errScopeOAuth2: {
+		title: 'missing scope (OAuth2): 403 naming the scope',
+		parameters: { resource: 'payroll', operation: 'downloadPaymentFile', month: MONTH },
+		credential: () => credentials.limitedOAuth2,
+		check: (error) => expect(error).toMatchObject({ httpCode: '403', message: 'Missing scope "payment-files:read"' }),
+	},
+	errWrongDocument: {
+		title: 'wrong document id: 404 from the service',
+		parameters: { resource: 'document', operation: 'download', documentId: 'DOC-DOES-NOT-EXIST' },
+		credential: () => credentials.oAuth2.GB,
+		check: (error) => {
+			expect(error.httpCode).toBe('404');
+			expect(error.message).toMatch(/^Not found: The provided id is wrong/);
+		},
+	},
+	errWrongCompany: {
+		title: 'wrong company id: 404 from the service',
+		parameters: { resource: 'company', operation: 'get', companyId: 'FR9999' },
+		credential: () => credentials.accessToken.FR,
+		check: (error) => {
+			expect(error.httpCode).toBe('404');
+			expect(error.message).toMatch(/^Not found/);
+		},
+	},
+	errBadMonth: {
+		title: 'bad month: refused before any request is sent',
+		parameters: { resource: 'payroll', operation: 'getStatus', month: '2026-13' },
+		credential: () => credentials.accessToken.FR,
+		before: () => fetch(`${sandbox.url}/_sandbox/requests`, { method: 'DELETE' }),
+		check: async (error) => {
+			expect(error.message).toBe('Month must be a month as YYYYMM, for example 202610 (got "2026-13")');
+			expect(error.description).toMatch(/accepts YYYYMM, YYYY-MM or an ISO date/);
+			const requests = await listRequests(sandbox);
+			expect(requests.filter((request) => request.path.includes('payroll-status'))).toEqual([]);
+		},
+	},
+	errBillingApiKey: {
+		title: 'billing declaration with a company API key: 403, partners only',
+		parameters: {
+			resource: 'billingDeclaration',
+			operation: 'create',
+			monthOfApplication: MONTH,
+			quantityByProducts: { product: [{ productName: 'payroll', quantity: 1 }] },
+		},
+		credential: () => credentials.limitedApiKey,
+		check: (error) => {
+			expect(error.httpCode).toBe('403');
+			expect(error.message).toMatch(/^Forbidden/);
+		},
+	},
+};
+
+// ---- running them -----------------------------------------------------------------------------------
+
 const CREDENTIAL_TYPES = ['accessToken', 'oAuth2'];
+
 // execute-batch only takes ids that contain a digit.
 const workflowId = (type, caseName) => {
 	const index = String(Object.keys(OPERATION_CASES).indexOf(caseName) + 1).padStart(2, '0');
 	return `${type === 'oAuth2' ? 'oa' : 'tk'}${index}-${caseName}`.slice(0, 21);
 };
 
+function allWorkflows() {
+	const operationWorkflows = CREDENTIAL_TYPES.flatMap((type) =>
+		Object.entries(OPERATION_CASES).map(([caseName, { nodes }]) =>
+			chainWorkflow(workflowId(type, caseName), `${caseName} (${type})`, nodes(credentials[type])),
+		),
+	);
+	const failingWorkflows = Object.entries(FAILING_CASES).map(([id, { title, parameters, credential }]) =>
+		chainWorkflow(id, title, [partnerPayrollNode('Failing', parameters, credential())]),
+	);
+	return [...operationWorkflows, ...failingWorkflows];
+}
+
+// One import for every workflow of the file: each n8n CLI process costs seconds.
+beforeAll(async () => {
+	await instance.cli.importWorkflows(allWorkflows());
+}, SETUP_TIMEOUT_MS);
+
 describe.each(CREDENTIAL_TYPES)('every operation with the %s credential', (type) => {
 	let batch;
 
 	beforeAll(async () => {
-		const workflows = Object.entries(OPERATION_CASES).map(([caseName, { nodes }]) =>
-			chainWorkflow(workflowId(type, caseName), `${caseName} (${type})`, nodes(credentials[type])),
-		);
-		await instance.cli.importWorkflows(workflows);
-		batch = await instance.cli.executeBatch(workflows.map((workflow) => workflow.id));
+		batch = await instance.cli.executeBatch(Object.keys(OPERATION_CASES).map((caseName) => workflowId(type, caseName)));
 	}, SETUP_TIMEOUT_MS);
 
 	test('all workflows succeed', () => {
@@ -351,84 +432,15 @@ describe.each(CREDENTIAL_TYPES)('every operation with the %s credential', (type)
 	});
 });
 
-// ---- failing cases: one `n8n execute` each, asserting the error n8n records ----------------------
-
-describe('failing cases', () => {
-	/** Imports a one-node workflow, runs it, and returns the error of the failed execution. */
-	async function failingRun(id, parameters, credential) {
-		const workflow = chainWorkflow(id, id, [partnerPayrollNode('Failing', parameters, credential)]);
-		await instance.cli.importWorkflows([workflow]);
+describe('failing cases (one `n8n execute` each)', () => {
+	test.each(Object.entries(FAILING_CASES).map(([id, failingCase]) => [failingCase.title, id]))('%s', async (_title, id) => {
+		const { before, check } = FAILING_CASES[id];
+		if (before) await before();
 		const { ok, run } = await instance.cli.executeWorkflow(id);
+
 		expect(ok).toBe(false);
 		expect(run.data.resultData.lastNodeExecuted).toBe('Failing');
 		expect(nodeItems(run, 'Failing')).toEqual([]);
-		return executionError(run);
-	}
-
-	test('missing scope (access token): 403 naming the scope', async () => {
-		const error = await failingRun(
-			'errScopeToken',
-			{ resource: 'payroll', operation: 'downloadPaymentFile', month: MONTH },
-			credentials.limitedApiKey,
-		);
-		expect(error).toMatchObject({ httpCode: '403', message: 'Missing scope "payment-files:read"' });
-		expect(error.description).toMatch(/not granted the scope "payment-files:read"/);
-	});
-
-	test('missing scope (OAuth2): 403 naming the scope', async () => {
-		const error = await failingRun(
-			'errScopeOAuth2',
-			{ resource: 'payroll', operation: 'downloadPaymentFile', month: MONTH },
-			credentials.limitedOAuth2,
-		);
-		expect(error).toMatchObject({ httpCode: '403', message: 'Missing scope "payment-files:read"' });
-	});
-
-	test('wrong document id: 404 from the service', async () => {
-		const error = await failingRun(
-			'errWrongDocument',
-			{ resource: 'document', operation: 'download', documentId: 'DOC-DOES-NOT-EXIST' },
-			credentials.oAuth2.GB,
-		);
-		expect(error).toMatchObject({ httpCode: '404' });
-		expect(error.message).toMatch(/^Not found: The provided id is wrong/);
-	});
-
-	test('wrong company id: 404 from the service', async () => {
-		const error = await failingRun(
-			'errWrongCompany',
-			{ resource: 'company', operation: 'get', companyId: 'FR9999' },
-			credentials.accessToken.FR,
-		);
-		expect(error).toMatchObject({ httpCode: '404' });
-		expect(error.message).toMatch(/^Not found/);
-	});
-
-	test('bad month: refused before any request is sent', async () => {
-		await fetch(`${sandbox.url}/_sandbox/requests`, { method: 'DELETE' });
-		const error = await failingRun(
-			'errBadMonth',
-			{ resource: 'payroll', operation: 'getStatus', month: '2026-13' },
-			credentials.accessToken.FR,
-		);
-		console.log(JSON.stringify(error, null, 1));
-		expect(error.message).toBe('Month must be a month as YYYYMM, for example 202610 (got "2026-13")');
-		const requests = await listRequests(sandbox);
-		expect(requests.filter((request) => request.path.includes('payroll-status'))).toEqual([]);
-	});
-
-	test('billing declaration with a company API key: 403, partners only', async () => {
-		const error = await failingRun(
-			'errBillingApiKey',
-			{
-				resource: 'billingDeclaration',
-				operation: 'create',
-				monthOfApplication: MONTH,
-				quantityByProducts: { product: [{ productName: 'payroll', quantity: 1 }] },
-			},
-			credentials.limitedApiKey,
-		);
-		expect(error).toMatchObject({ httpCode: '403' });
-		expect(error.message).toMatch(/^Forbidden/);
+		await check(executionError(run));
 	});
 });
