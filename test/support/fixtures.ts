@@ -16,6 +16,7 @@ export const ALL_SCOPES = [
 export const partnerPayroll: INodeType = new PartnerPayroll();
 
 export interface LoggedRequest {
+	time: string;
 	method: string;
 	path: string;
 	query?: IDataObject;

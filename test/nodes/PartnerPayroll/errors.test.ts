@@ -1,0 +1,195 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import { SandboxSession, runPartnerPayroll } from '../../support/fixtures';
+
+const session = new SandboxSession();
+beforeAll(async () => await session.start());
+afterAll(async () => await session.stop());
+beforeEach(async () => await session.reset());
+
+const statusOf = (month: string) => ({
+	resource: 'payroll',
+	operation: 'getStatus',
+	companyId: 'FR1001',
+	month,
+});
+const STATUS_PATH = '/api/v1/companies/FR1001/payroll-status';
+
+/** Everything n8n could show or store about an error: message, description, cause, context. */
+function serialised(error: unknown): string {
+	return JSON.stringify(error, Object.getOwnPropertyNames(error as object));
+}
+
+async function failure(
+	promise: Promise<unknown>,
+): Promise<Error & { httpCode?: string; description?: string }> {
+	try {
+		await promise;
+	} catch (error) {
+		return error as Error;
+	}
+	throw new Error('expected the run to fail');
+}
+
+describe('API errors keep the service details', () => {
+	it('401 for a revoked token asks to reconnect', async () => {
+		const token = await session.token('FR1001');
+		await session.control('POST', '/tokens/revoke', { token });
+		const error = await failure(runPartnerPayroll(statusOf('202610'), session.accessToken(token)));
+		expect(error).toMatchObject({
+			httpCode: '401',
+			message: 'The access token is invalid or has been revoked',
+			description: expect.stringContaining('Reconnect the Partner Payroll credential'),
+		});
+	});
+
+	it('404 for another company keeps the service wording', async () => {
+		const token = await session.token('FR1001');
+		const error = await failure(
+			runPartnerPayroll({ ...statusOf('202610'), companyId: 'GB3001' }, session.accessToken(token)),
+		);
+		expect(error).toMatchObject({
+			httpCode: '404',
+			message: 'Not found: The provided id is wrong',
+		});
+		expect(error.description).toContain('Ressource not found');
+	});
+
+	it('400 keeps the service details', async () => {
+		const token = await session.token('FR1001');
+		await session.injectFault({ path: STATUS_PATH, type: 'status', status: 400 });
+		const error = await failure(runPartnerPayroll(statusOf('202610'), session.accessToken(token)));
+		expect(error.httpCode).toBe('400');
+		expect(error.message).toMatch(/^Bad request: /);
+	});
+});
+
+describe('retry on 429 and 5xx', () => {
+	it.each([
+		[{ type: 'status', status: 429, retryAfter: 1, count: 1 }, 2],
+		[{ type: 'status', status: 503, count: 2 }, 3],
+		[{ type: 'status', status: 500, count: 1 }, 2],
+		[{ type: 'truncate', count: 1 }, 2],
+	])('after %p the request succeeds, sent %p times', async (fault, attempts) => {
+		const token = await session.token('FR1001');
+		await session.injectFault({ path: STATUS_PATH, ...fault });
+		await session.clearRequests();
+		const [item] = await runPartnerPayroll(statusOf('202610'), session.accessToken(token));
+		expect(item.json.status).toBe('completed');
+		const sent = (await session.requests()).filter((request) => request.path === STATUS_PATH);
+		expect(sent).toHaveLength(attempts);
+	});
+
+	it('waits what Retry-After asks before the second attempt', async () => {
+		const token = await session.token('FR1001');
+		await session.injectFault({ path: STATUS_PATH, type: 'status', status: 429, retryAfter: 1 });
+		await session.clearRequests();
+		await runPartnerPayroll(statusOf('202610'), session.accessToken(token));
+		const [first, second] = (await session.requests()).filter(
+			(request) => request.path === STATUS_PATH,
+		);
+		expect(Date.parse(String(second.time)) - Date.parse(String(first.time))).toBeGreaterThanOrEqual(
+			950,
+		);
+	});
+
+	it('gives up after a bounded number of attempts with a clear error', async () => {
+		const token = await session.token('FR1001');
+		await session.injectFault({
+			path: STATUS_PATH,
+			type: 'status',
+			status: 429,
+			retryAfter: 0,
+			count: 10,
+		});
+		await session.clearRequests();
+		const error = await failure(runPartnerPayroll(statusOf('202610'), session.accessToken(token)));
+		expect(error.message).toMatch(/rate limit/i);
+		expect(
+			(await session.requests()).filter((request) => request.path === STATUS_PATH),
+		).toHaveLength(4);
+	});
+
+	it('a garbled 200 answer is an error, not data', async () => {
+		const token = await session.token('FR1001');
+		await session.injectFault({ path: STATUS_PATH, type: 'malformed' });
+		await expect(runPartnerPayroll(statusOf('202610'), session.accessToken(token))).rejects.toThrow(
+			'The Partner Payroll API returned an answer that is not valid JSON',
+		);
+	});
+});
+
+describe('Continue On Fail', () => {
+	it('keeps going per item: a bad month and a wrong company fail alone', async () => {
+		const token = await session.token('FR1001');
+		const items: INodeExecutionData[] = [
+			{ json: { month: '202610', companyId: 'FR1001' } },
+			{ json: { month: '2026-13', companyId: 'FR1001' } },
+			{ json: { month: '202611', companyId: 'GB3001' } },
+			{ json: { month: '202611', companyId: 'FR1001' } },
+		];
+		const output = await runPartnerPayroll(
+			{
+				resource: 'payroll',
+				operation: 'getStatus',
+				companyId: '={{ $json.companyId }}',
+				month: '={{ $json.month }}',
+			},
+			session.accessToken(token),
+			{ items, continueOnFail: true },
+		);
+		expect(output).toHaveLength(4);
+		expect(output[0].json.status).toBe('completed');
+		expect(output[1].error?.message).toMatch(/^Month must be a month as YYYYMM/);
+		expect(output[2].error).toMatchObject({ httpCode: '404' });
+		expect(output[3].json.status).toBe('not_completed');
+	});
+});
+
+describe('secrets never leak', () => {
+	it('no token or client secret in any output item or error', async () => {
+		const token = await session.token('GB3001', ['contracts:payslips:read']);
+		const revoked = await session.token('FR1001');
+		await session.control('POST', '/tokens/revoke', { token: revoked });
+		const runs = [
+			runPartnerPayroll({ resource: 'company', operation: 'get' }, session.oauth2(token)),
+			runPartnerPayroll(
+				{
+					resource: 'document',
+					operation: 'getIncomeTaxDocuments',
+					options: { downloadFiles: true },
+				},
+				session.accessToken(token),
+			),
+			runPartnerPayroll(
+				{ resource: 'payroll', operation: 'downloadPaymentFile', month: '202610' },
+				session.oauth2(token),
+			),
+			runPartnerPayroll(
+				{ resource: 'accounting', operation: 'getEntries', month: '202610' },
+				session.accessToken(token),
+			),
+			runPartnerPayroll(
+				{
+					resource: 'document',
+					operation: 'download',
+					documentId: 'https://elsewhere.example.org/x/documents/1',
+				},
+				session.accessToken(token),
+			),
+			runPartnerPayroll(statusOf('202610'), session.accessToken(revoked)),
+			runPartnerPayroll({ resource: 'company', operation: 'get' }, session.accessToken(revoked)),
+		];
+		const settled = await Promise.allSettled(runs);
+		expect(settled.filter((result) => result.status === 'rejected').length).toBeGreaterThanOrEqual(
+			4,
+		);
+		for (const result of settled) {
+			const text =
+				result.status === 'fulfilled' ? JSON.stringify(result.value) : serialised(result.reason);
+			expect(text).not.toContain(token);
+			expect(text).not.toContain(revoked);
+			expect(text).not.toContain('sandbox-secret-n8n-local');
+		}
+	});
+});
