@@ -24,9 +24,10 @@ const {
 	N8nRest,
 	isPortInUse,
 	ALL_SCOPES,
-	DEFAULT_CLIENT,
-	accessTokenCredential,
-	oauth2Credential,
+	TOKEN_CREDENTIALS,
+	exampleCredentials,
+	lastMonth,
+	ensurePayrollCompleted,
 } = require('../e2e/lib');
 
 const PORTS = { sandbox: 4010, n8n: 5678, taskBroker: 5679 };
@@ -34,13 +35,6 @@ const USER_FOLDER = path.join(repoRoot, '.n8n-demo');
 const IMPORTED_EXAMPLES_FILE = path.join(USER_FOLDER, 'imported-examples.json');
 const TOKENS_FILE = path.join(USER_FOLDER, 'sandbox-tokens.json');
 const DATABASE_FILE = path.join(USER_FOLDER, '.n8n', 'database.sqlite');
-
-// One access-token credential per company the examples use.
-const TOKEN_CREDENTIALS = [
-	{ id: 'ppSandboxFR1001', companyId: 'FR1001' },
-	{ id: 'ppSandboxGB3001', companyId: 'GB3001' },
-];
-const OAUTH2_CREDENTIAL = { id: 'ppSandboxOAuth2', name: 'Partner Payroll sandbox OAuth2 (n8n-local)' };
 
 const say = (message = '') => console.log(message);
 const step = (message) => console.log(`» ${message}`);
@@ -65,21 +59,6 @@ function installPackage() {
 	installPackageInto(USER_FOLDER, tarball);
 }
 
-/** The sandbox closes payroll months up to 202610; make "last month" completed whatever today is. */
-async function completeLastMonth(sandbox, companyId) {
-	const lastMonth = new Date();
-	lastMonth.setUTCDate(1);
-	lastMonth.setUTCMonth(lastMonth.getUTCMonth() - 1);
-	const month = `${lastMonth.getUTCFullYear()}${String(lastMonth.getUTCMonth() + 1).padStart(2, '0')}`;
-	if (sandbox.seed.payrollStatus(companyId, month).status === 'completed') return;
-	const response = await fetch(`${sandbox.url}/_sandbox/payroll-status`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ companyId, month, status: 'completed' }),
-	});
-	if (!response.ok) throw new Error(`The sandbox refused to complete ${month}: ${await response.text()}`);
-}
-
 /**
  * Sandbox tokens (company API keys, kind apiKey) are made once and kept in the user folder; the sandbox
  * gets them back at every start (it keeps tokens in memory only), so the imported credentials stay valid.
@@ -95,19 +74,6 @@ function demoTokens() {
 	}));
 	fs.writeFileSync(TOKENS_FILE, `${JSON.stringify(tokens, null, 2)}\n`, { mode: 0o600 });
 	return { tokens, fresh: true };
-}
-
-function demoCredentials(sandbox, tokens) {
-	const credentials = TOKEN_CREDENTIALS.map(({ id, companyId }) =>
-		accessTokenCredential({
-			id,
-			name: `Partner Payroll sandbox token (${companyId})`,
-			sandbox,
-			accessToken: tokens.find((token) => token.companyId === companyId).token,
-		}),
-	);
-	credentials.push(oauth2Credential({ ...OAUTH2_CREDENTIAL, sandbox, client: DEFAULT_CLIENT }));
-	return credentials;
 }
 
 /** Examples are imported once, so that your changes to them survive the next start. */
@@ -132,12 +98,14 @@ function printWelcome({ n8n, owner, sandbox, credentials }) {
 	say();
 	say('n8n is running with the Partner Payroll nodes installed.');
 	say();
-	say(`  Editor:    ${n8n.url}/   (http://localhost:${PORTS.n8n}/ works too)`);
+	// Not localhost: the OAuth2 redirect address registered at the sandbox is the 127.0.0.1 one.
+	say(`  Editor:    ${n8n.url}/   (use this address, not localhost, for the OAuth2 Connect)`);
 	say(`  Log in:    ${owner.email}   password: ${owner.password}`);
 	say(`  Workflows: the "Example: ..." workflows; open one and click "Execute workflow".`);
 	say(`  Credentials (already set up):`);
 	for (const credential of credentials) say(`    - ${credential.name}`);
-	say(`    The OAuth2 one needs "Connect my account" once (the sandbox's consent page).`);
+	say(`    The OAuth2 one needs "Connect my account" (the sandbox's consent page), again after each`);
+	say(`    start: the sandbox keeps the tokens it issues in memory only.`);
 	say(`  Sandbox:   API ${sandbox.apiBaseUrl}   control ${sandbox.url}/_sandbox`);
 	say(`  n8n log:   ${path.relative(repoRoot, n8n.logFile)}`);
 	say();
@@ -171,7 +139,7 @@ async function main() {
 	const started = Date.now();
 	await checkPortsAreFree();
 	buildPackage();
-	ensureN8nInstalled();
+	await ensureN8nInstalled();
 	fs.mkdirSync(USER_FOLDER, { recursive: true });
 	forgetImportsIfDatabaseIsGone();
 	const { tokens, fresh } = demoTokens();
@@ -179,11 +147,12 @@ async function main() {
 	const sandbox = await startSandbox({ port: PORTS.sandbox, initialTokens: tokens });
 	let n8n = null;
 	try {
-		await completeLastMonth(sandbox, 'FR1001');
+		await ensurePayrollCompleted(sandbox, 'FR1001', lastMonth());
 		installPackage();
 		const env = n8nEnv({ userFolder: USER_FOLDER, port: PORTS.n8n, brokerPort: PORTS.taskBroker });
 		const cli = new N8nCli(env);
-		const credentials = demoCredentials(sandbox, tokens);
+		const tokenOf = (companyId) => tokens.find((token) => token.companyId === companyId).token;
+		const credentials = exampleCredentials(sandbox, tokenOf);
 		if (fresh) {
 			step('Importing credentials connected to the sandbox');
 			await cli.importCredentials(credentials);

@@ -16,4 +16,5 @@ module.exports = {
 	...require('./sandbox'),
 	...require('./workflows'),
 	...require('./run-data'),
+	...require('./demo'),
 };

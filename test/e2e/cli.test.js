@@ -81,7 +81,7 @@ const credentialList = () => [
 ];
 
 beforeAll(async () => {
-	ensureN8nInstalled({ log: () => {} });
+	await ensureN8nInstalled();
 	const defaultClients = require('../../sandbox/clients.json');
 	sandbox = await startTestSandbox({ clients: [...defaultClients, E2E_PARTNER] });
 	instance = await createInstance({ prefix: 'n8n-e2e-cli-' });

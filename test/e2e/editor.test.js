@@ -38,7 +38,7 @@ let browser;
 let page;
 
 beforeAll(async () => {
-	ensureN8nInstalled({ log: () => {} });
+	await ensureN8nInstalled();
 	instance = await createInstance({ prefix: 'n8n-e2e-editor-' });
 	sandbox = await startTestSandbox({ n8nUrls: [instance.url] });
 	await instance.start();
@@ -106,11 +106,18 @@ describe('the node in the node panel', () => {
 			.click();
 		const panel = panelPage.locator('[data-test-id="node-creator"]');
 		const actions = actionLabelsOfBuiltNode();
-		await panel.getByText(`Actions (${actions.length})`).waitFor();
+		// With a trigger in the package the panel opens on its triggers; the actions are folded.
+		const actionsHeader = panel.getByText(`Actions (${actions.length})`);
+		await actionsHeader.waitFor();
+		if (!(await panel.getByText(actions[0], { exact: true }).isVisible())) await actionsHeader.click();
+		await panel.getByText(actions[0], { exact: true }).waitFor();
 
 		const text = await panel.innerText();
 		expect(text).toContain('Via npm');
 		for (const action of actions) expect(text).toContain(action);
+		if (declaredNodeTypes().some((type) => type.endsWith('Trigger'))) {
+			expect(text).not.toMatch(/No Partner Payroll Triggers available/);
+		}
 
 		fs.mkdirSync(artifactsDir, { recursive: true });
 		// JPEG, not PNG: `n8n-node build` copies every *.png outside node_modules into dist/.
