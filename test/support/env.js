@@ -6,3 +6,6 @@ const path = require('node:path');
 
 process.env.N8N_USER_FOLDER = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-test-'));
 process.env.N8N_LOG_LEVEL = 'silent';
+
+// n8n-core's dependency injection needs the metadata polyfill before any of its classes load.
+require('reflect-metadata');

@@ -1,6 +1,7 @@
 import { createHash } from 'crypto';
 import type { IDataObject, INodeExecutionData, INodeParameters, INodeType } from 'n8n-workflow';
 
+import sandboxClients from '../../sandbox/clients.json';
 import { runDeclarativeNode, type TestCredentials } from './n8n-harness';
 import { startSandbox, type Sandbox } from './sandbox';
 import { PartnerPayroll } from '../../nodes/PartnerPayroll/PartnerPayroll.node';
@@ -12,6 +13,9 @@ export const ALL_SCOPES = [
 	'health-insurance:read',
 	'pension:read',
 ];
+
+/** The sandbox's registered OAuth2 client that a local n8n uses. */
+export const DEFAULT_CLIENT = sandboxClients[0];
 
 export const partnerPayroll: INodeType = new PartnerPayroll();
 
@@ -94,8 +98,8 @@ export class SandboxSession {
 			partnerPayrollOAuth2Api: {
 				baseUrl: this.sandbox.apiBaseUrl,
 				authServerUrl: this.sandbox.authServerUrl,
-				clientId: 'n8n-local',
-				clientSecret: 'sandbox-secret-n8n-local',
+				clientId: DEFAULT_CLIENT.clientId,
+				clientSecret: DEFAULT_CLIENT.clientSecret,
 				grantType: 'authorizationCode',
 				authentication: 'body',
 				oauthTokenData: { access_token: token, token_type: 'bearer' },

@@ -1,5 +1,3 @@
-import 'reflect-metadata';
-
 import { ExecuteContext, PollContext, RoutingNode } from 'n8n-core';
 import {
 	ICredentialsHelper,

@@ -1,6 +1,6 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { SandboxSession, runPartnerPayroll } from '../../support/fixtures';
+import { DEFAULT_CLIENT, SandboxSession, runPartnerPayroll } from '../../support/fixtures';
 
 const session = new SandboxSession();
 beforeAll(async () => await session.start());
@@ -189,7 +189,7 @@ describe('secrets never leak', () => {
 				result.status === 'fulfilled' ? JSON.stringify(result.value) : serialised(result.reason);
 			expect(text).not.toContain(token);
 			expect(text).not.toContain(revoked);
-			expect(text).not.toContain('sandbox-secret-n8n-local');
+			expect(text).not.toContain(DEFAULT_CLIENT.clientSecret);
 		}
 	});
 });
