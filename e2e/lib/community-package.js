@@ -31,7 +31,7 @@ function installPackageInto(userFolder, tarball) {
 	return target;
 }
 
-/** Build artefacts the editor must list: node and credential type names from package.json `n8n`. */
+/** Node types (with the package prefix) and credential types declared in package.json `n8n`. */
 function declaredTypes() {
 	const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
 	const typeName = (file) => {

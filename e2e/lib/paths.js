@@ -17,7 +17,6 @@ module.exports = {
 	n8nInstallDir,
 	n8nBin: path.join(n8nInstallDir, 'node_modules', '.bin', 'n8n'),
 	examplesDir: path.join(repoRoot, 'e2e', 'examples'),
-	workflowsDir: path.join(repoRoot, 'e2e', 'workflows'),
 	artifactsDir: path.join(repoRoot, 'test-artifacts'),
 	packageName: require(path.join(repoRoot, 'package.json')).name,
 };

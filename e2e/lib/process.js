@@ -6,15 +6,6 @@ const fs = require('node:fs');
 
 const KILL_GRACE_MS = 10_000;
 
-function isAlive(pid) {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}
-
 /** Signal the process group led by `pid` (children such as n8n's task runner included). */
 function signalGroup(pid, signal) {
 	try {
@@ -81,4 +72,4 @@ function readFrom(file, offset) {
 	return buffer.subarray(offset).toString('utf8');
 }
 
-module.exports = { spawnToFile, stopProcessGroup, runToCompletion, waitForExit, isAlive };
+module.exports = { spawnToFile, stopProcessGroup, runToCompletion };

@@ -68,25 +68,12 @@ class N8nRest {
 		return this.request('POST', '/rest/credentials', { name, type, data });
 	}
 
-	async getCredential(id) {
-		return this.request('GET', `/rest/credentials/${id}?includeData=true`);
-	}
-
-	/** The authorize URL n8n sends the user to when "Connect" is clicked on an OAuth2 credential. */
-	async oauth2AuthorizeUrl(credentialId) {
-		return this.request('GET', `/rest/oauth2-credential/auth?id=${encodeURIComponent(credentialId)}`);
-	}
-
 	async nodeTypes() {
 		return this.request('GET', '/types/nodes.json');
 	}
 
 	async credentialTypes() {
 		return this.request('GET', '/types/credentials.json');
-	}
-
-	async getExecution(id) {
-		return this.request('GET', `/rest/executions/${id}`);
 	}
 }
 

@@ -16,10 +16,11 @@ function clientsWithRedirects(extraRedirectUris) {
 	return clients;
 }
 
-async function startTestSandbox({ n8nUrls = [], ...options } = {}) {
+/** On a free port; `extraClients` are registered next to the default ones (same shape as clients.json). */
+async function startTestSandbox({ n8nUrls = [], extraClients = [], ...options } = {}) {
 	const { startSandbox } = require(path.join(SANDBOX_DIR, 'server.js'));
 	const redirects = n8nUrls.map((url) => `${url}${OAUTH_CALLBACK_PATH}`);
-	return startSandbox({ port: 0, clients: clientsWithRedirects(redirects), ...options });
+	return startSandbox({ port: 0, clients: [...clientsWithRedirects(redirects), ...extraClients], ...options });
 }
 
 /** The spec's introspection call: the token in the Authorization header and in the JSON body. */
@@ -51,4 +52,29 @@ const listTokens = (sandbox, companyId) =>
 /** API requests the sandbox received (method, path, status...). */
 const listRequests = (sandbox) => control(sandbox, 'GET', '/requests');
 
-module.exports = { startTestSandbox, introspect, listTokens, listRequests, OAUTH_CALLBACK_PATH };
+// ---- what the API serves, from the sandbox's seed ----------------------------------------------
+
+/** The spec's company resource, exactly its fields. */
+function companyRecord(sandbox, companyId) {
+	const { id, name, country, identificationNumber, address, city, postalCode, nbActiveContracts } =
+		sandbox.seed.company(companyId);
+	return { id, name, country, identificationNumber, address, city, postalCode, nbActiveContracts };
+}
+
+/** Items of a document listing ('incomeTaxes' or 'autoEnrolment'): `type` on income-tax documents only. */
+function listedDocuments(sandbox, companyId, listing) {
+	return sandbox.seed
+		.documents(companyId)
+		.filter((document) => document.listing === listing)
+		.map(({ listing: _listing, type, ...item }) => (listing === 'incomeTaxes' ? { ...item, type } : item));
+}
+
+module.exports = {
+	startTestSandbox,
+	introspect,
+	listTokens,
+	listRequests,
+	companyRecord,
+	listedDocuments,
+	OAUTH_CALLBACK_PATH,
+};

@@ -26,8 +26,8 @@ function logTail(logFile, lines = 40) {
 }
 
 /**
- * Start `n8n start` with `env` and wait until it serves the editor. Resolves {url, pid, logFile, stop}.
- * `logFile` defaults to <userFolder>/n8n.log; `inheritOutput` shows the log on the terminal instead.
+ * Start `n8n start` with `env` and wait until it serves the editor. Resolves {url, pid, logFile, stop, child};
+ * the output goes to `logFile`, by default <userFolder>/n8n.log.
  */
 async function startN8n(env, { logFile, readyTimeoutMs = READY_TIMEOUT_MS } = {}) {
 	const url = `http://127.0.0.1:${env.N8N_PORT}`;

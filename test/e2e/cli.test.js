@@ -17,6 +17,8 @@ const {
 	binaryBytes,
 	sha256,
 	listRequests,
+	companyRecord,
+	listedDocuments,
 } = require('../../e2e/lib');
 
 jest.setTimeout(180_000);
@@ -82,8 +84,7 @@ const credentialList = () => [
 
 beforeAll(async () => {
 	await ensureN8nInstalled();
-	const defaultClients = require('../../sandbox/clients.json');
-	sandbox = await startTestSandbox({ clients: [...defaultClients, E2E_PARTNER] });
+	sandbox = await startTestSandbox({ extraClients: [E2E_PARTNER] });
 	instance = await createInstance({ prefix: 'n8n-e2e-cli-' });
 	credentials = makeCredentials();
 	await instance.cli.importCredentials(credentialList());
@@ -96,19 +97,6 @@ afterAll(async () => {
 
 // ---- expected values, from the sandbox's seed (the bytes and records it serves) -----------------
 
-function companyRecord(companyId) {
-	const { id, name, country, identificationNumber, address, city, postalCode, nbActiveContracts } =
-		sandbox.seed.company(companyId);
-	return { id, name, country, identificationNumber, address, city, postalCode, nbActiveContracts };
-}
-
-/** Listing items as the API returns them: `type` on income-tax documents only. */
-function listedDocuments(companyId, listing) {
-	return sandbox.seed
-		.documents(companyId)
-		.filter((document) => document.listing === listing)
-		.map(({ listing: _listing, type, ...item }) => (listing === 'incomeTaxes' ? { ...item, type } : item));
-}
 
 /** What the sandbox itself answers to a direct call with the same token. */
 async function directApiJson(apiPath, credential) {
@@ -136,18 +124,18 @@ function expectFile(item, { bytes, fileName, mimeType, property = 'data' }) {
 const OPERATION_CASES = {
 	company: {
 		nodes: (creds) => [partnerPayrollNode('Result', { resource: 'company', operation: 'get', companyId: '' }, creds.FR)],
-		check: (run) => expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual([companyRecord(FR)]),
+		check: (run) => expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual([companyRecord(sandbox, FR)]),
 	},
 	companyById: {
 		nodes: (creds) => [partnerPayrollNode('Result', { resource: 'company', operation: 'get', companyId: GB }, creds.GB)],
-		check: (run) => expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual([companyRecord(GB)]),
+		check: (run) => expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual([companyRecord(sandbox, GB)]),
 	},
 	companyFr: {
 		nodes: (creds) => [partnerPayrollNode('Result', { resource: 'company', operation: 'getFrench' }, creds.FR)],
 		check: async (run, creds) => {
 			const [item] = nodeItems(run, 'Result');
 			expect(item.json).toEqual(await directApiJson(`/companies-fr/${FR}`, creds.FR));
-			expect(item.json).toMatchObject(companyRecord(FR));
+			expect(item.json).toMatchObject(companyRecord(sandbox, FR));
 		},
 	},
 	payrollStatus: {
@@ -215,7 +203,7 @@ const OPERATION_CASES = {
 			partnerPayrollNode('Result', { resource: 'document', operation: 'getIncomeTaxDocuments' }, creds.GB),
 		],
 		check: (run) =>
-			expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual(listedDocuments(GB, 'incomeTaxes')),
+			expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual(listedDocuments(sandbox, GB, 'incomeTaxes')),
 	},
 	incomeTaxPdfs: {
 		nodes: (creds) => [
@@ -227,7 +215,7 @@ const OPERATION_CASES = {
 		],
 		check: (run) => {
 			const items = nodeItems(run, 'Result');
-			const documents = listedDocuments(GB, 'incomeTaxes');
+			const documents = listedDocuments(sandbox, GB, 'incomeTaxes');
 			expect(items.map((item) => item.json)).toEqual(documents);
 			items.forEach((item, index) => {
 				const binary = item.binary.data;
@@ -244,7 +232,7 @@ const OPERATION_CASES = {
 			partnerPayrollNode('Result', { resource: 'document', operation: 'getAutoEnrolmentDocuments' }, creds.GB),
 		],
 		check: (run) =>
-			expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual(listedDocuments(GB, 'autoEnrolment')),
+			expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual(listedDocuments(sandbox, GB, 'autoEnrolment')),
 	},
 	documentDownload: {
 		// The usual chain: list, then download each listed document by its documentUrl.
@@ -258,7 +246,7 @@ const OPERATION_CASES = {
 		],
 		check: (run) => {
 			const items = nodeItems(run, 'Result');
-			const documents = listedDocuments(GB, 'autoEnrolment');
+			const documents = listedDocuments(sandbox, GB, 'autoEnrolment');
 			expect(items).toHaveLength(documents.length);
 			items.forEach((item, index) => {
 				expectFile(item, {

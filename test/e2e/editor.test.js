@@ -8,6 +8,7 @@ const {
 	repoRoot,
 	artifactsDir,
 	packageName,
+	declaredTypes,
 	ensureN8nInstalled,
 	createInstance,
 	N8nRest,
@@ -16,6 +17,7 @@ const {
 	startTestSandbox,
 	introspect,
 	listTokens,
+	companyRecord,
 	oauth2Credential,
 	ALL_SCOPES,
 	partnerPayrollNode,
@@ -55,22 +57,6 @@ afterAll(async () => {
 	await sandbox?.close();
 });
 
-/** The spec's company resource, from the sandbox's seed. */
-function companyRecord(companyId) {
-	const { id, name, country, identificationNumber, address, city, postalCode, nbActiveContracts } =
-		sandbox.seed.company(companyId);
-	return { id, name, country, identificationNumber, address, city, postalCode, nbActiveContracts };
-}
-
-/** Node type names of package.json `n8n.nodes`, e.g. dist/nodes/X/PartnerPayroll.node.js -> partnerPayroll. */
-function declaredNodeTypes() {
-	const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
-	return manifest.n8n.nodes.map((file) => {
-		const base = path.basename(file, '.node.js');
-		return `${packageName}.${base.charAt(0).toLowerCase()}${base.slice(1)}`;
-	});
-}
-
 /** Every `action` label of the built node's operations: what the editor's action list must show. */
 function actionLabelsOfBuiltNode() {
 	const { PartnerPayroll } = require(path.join(repoRoot, 'dist/nodes/PartnerPayroll/PartnerPayroll.node.js'));
@@ -82,12 +68,13 @@ function actionLabelsOfBuiltNode() {
 describe('node types served by the editor', () => {
 	test('lists the node, the trigger when package.json declares it, and both credentials', async () => {
 		const nodeTypes = (await rest.nodeTypes()).map((type) => type.name);
-		const expected = declaredNodeTypes();
-		expect(expected).toContain(`${packageName}.partnerPayroll`);
-		for (const type of expected) expect(nodeTypes).toContain(type);
+		const declared = declaredTypes();
+		expect(declared.nodes).toContain(`${packageName}.partnerPayroll`);
+		for (const type of declared.nodes) expect(nodeTypes).toContain(type);
 
 		const credentialTypes = (await rest.credentialTypes()).map((type) => type.name);
-		expect(credentialTypes).toEqual(expect.arrayContaining(['partnerPayrollApi', 'partnerPayrollOAuth2Api']));
+		expect(declared.credentials).toEqual(expect.arrayContaining(['partnerPayrollApi', 'partnerPayrollOAuth2Api']));
+		for (const type of declared.credentials) expect(credentialTypes).toContain(type);
 	});
 });
 
@@ -115,7 +102,7 @@ describe('the node in the node panel', () => {
 		const text = await panel.innerText();
 		expect(text).toContain('Via npm');
 		for (const action of actions) expect(text).toContain(action);
-		if (declaredNodeTypes().some((type) => type.endsWith('Trigger'))) {
+		if (declaredTypes().nodes.some((type) => type.endsWith('Trigger'))) {
 			expect(text).not.toMatch(/No Partner Payroll Triggers available/);
 		}
 
@@ -221,6 +208,6 @@ describe('OAuth2 credential: Connect in the browser', () => {
 
 		expect(ok).toBe(true);
 		const [item] = nodeItems(run, 'Company');
-		expect(item.json).toEqual(companyRecord(OAUTH_COMPANY));
+		expect(item.json).toEqual(companyRecord(sandbox, OAUTH_COMPANY));
 	});
 });
