@@ -3,6 +3,9 @@
 const tsJest = ['ts-jest', { tsconfig: '<rootDir>/test/tsconfig.json' }];
 
 module.exports = {
+	// n8n-core leaves process-wide handles behind (keep-alive agents, service timers) that the
+	// teardown cannot all reach; once every suite has finished, nothing is left to wait for.
+	forceExit: true,
 	// dist/ holds a copy of package.json; jest must not see two packages of one name.
 	modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/.n8n-runtime/', '<rootDir>/.n8n-demo/', '<rootDir>/e2e/n8n/'],
 	projects: [
