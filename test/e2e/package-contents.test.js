@@ -1,0 +1,42 @@
+'use strict';
+// The tarball a user installs holds the built nodes, credentials and icons only. `n8n-node build` copies
+// every *.png/*.svg outside the top-level node_modules into dist/, so a stray folder (an n8n install,
+// screenshots) would otherwise be shipped without anyone noticing.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const { packPackage, declaredTypes } = require('../../e2e/lib');
+
+const ALLOWED = [
+	/^package\/package\.json$/,
+	/^package\/(README\.md|LICENSE(\.md)?)$/,
+	/^package\/dist\/package\.json$/,
+	// tsc's incremental build state: the n8n-node template's tsconfig ("incremental": true) ships it too.
+	/^package\/dist\/tsconfig\.tsbuildinfo$/,
+	/^package\/dist\/(credentials|nodes|icons)\/.+/,
+];
+
+let files;
+
+beforeAll(() => {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pack-e2e-'));
+	try {
+		const tarball = packPackage(dir);
+		files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
+	} finally {
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
+});
+
+test('holds nothing but the build of nodes, credentials and icons', () => {
+	expect(files.filter((file) => !ALLOWED.some((pattern) => pattern.test(file)))).toEqual([]);
+});
+
+test('holds every node and credential file package.json declares', () => {
+	const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
+	for (const file of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) {
+		expect(files).toContain(`package/${file}`);
+	}
+	expect(declaredTypes().nodes.length).toBe(manifest.n8n.nodes.length);
+});
