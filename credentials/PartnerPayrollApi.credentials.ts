@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { credentialTestRequest } from './credentialTest';
+import { apiBaseUrlField, authServerUrlField, credentialTestRequest } from './common';
 
 export class PartnerPayrollApi implements ICredentialType {
 	name = 'partnerPayrollApi';
@@ -21,15 +21,7 @@ export class PartnerPayrollApi implements ICredentialType {
 	documentationUrl = 'https://github.com/partner-payroll/n8n-nodes-partner-payroll#credentials';
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'API Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'https://api.example.com/v1',
-			description: 'Base address of the Partner Payroll API, as given by the provider',
-		},
+		apiBaseUrlField,
 		{
 			displayName: 'Access Token',
 			name: 'accessToken',
@@ -40,11 +32,7 @@ export class PartnerPayrollApi implements ICredentialType {
 			description: 'A token obtained outside n8n, for example a company API key',
 		},
 		{
-			displayName: 'Authorization Server URL',
-			name: 'authServerUrl',
-			type: 'string',
-			default: '',
-			placeholder: 'https://auth.example.com',
+			...authServerUrlField,
 			description:
 				'Optional. With it, the credential test checks the token by introspection, and an empty Company ID in the node means the company of the token.',
 		},

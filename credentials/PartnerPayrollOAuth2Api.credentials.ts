@@ -1,6 +1,6 @@
 import type { ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
-import { credentialTestRequest } from './credentialTest';
+import { apiBaseUrlField, authServerUrlField, credentialTestRequest } from './common';
 
 const SCOPES = [
 	{ name: 'Accounting (accounting:read)', value: 'accounting:read' },
@@ -32,22 +32,10 @@ export class PartnerPayrollOAuth2Api implements ICredentialType {
 	documentationUrl = 'https://github.com/partner-payroll/n8n-nodes-partner-payroll#credentials';
 
 	properties: INodeProperties[] = [
+		apiBaseUrlField,
 		{
-			displayName: 'API Base URL',
-			name: 'baseUrl',
-			type: 'string',
+			...authServerUrlField,
 			required: true,
-			default: '',
-			placeholder: 'https://api.example.com/v1',
-			description: 'Base address of the Partner Payroll API, as given by the provider',
-		},
-		{
-			displayName: 'Authorization Server URL',
-			name: 'authServerUrl',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'https://auth.example.com',
 			description:
 				'Address of the authorization server; /authorize, /token and /introspect are below it',
 		},

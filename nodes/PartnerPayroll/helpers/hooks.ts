@@ -205,20 +205,36 @@ function binaryPropertyNameOf(
 	return String(context.getNodeParameter(name, 'data')).trim() || 'data';
 }
 
+/** A file of one company and month: a name built from both unless the service names it. */
+async function monthFileToItem(
+	context: IExecuteSingleFunctions,
+	response: IN8nHttpFullResponse,
+	expected: { namePrefix: string; extension: string; mimeType: string },
+): Promise<INodeExecutionData> {
+	const companyId = await companyIdOf(context);
+	const month = monthOf(context);
+	const fileName = `${expected.namePrefix}-${fileNamePart(companyId)}-${month}${expected.extension}`;
+	return await fileToItem(
+		context,
+		response,
+		{ fileName, mimeType: expected.mimeType },
+		binaryPropertyNameOf(context),
+		{ companyId, month },
+	);
+}
+
 export async function paymentFileToItem(
 	this: IExecuteSingleFunctions,
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
-	const companyId = await companyIdOf(this);
-	const month = monthOf(this);
+	// The payment file format is not documented: no extension rather than a wrong one.
 	const expected = {
-		fileName: `payment-file-${fileNamePart(companyId)}-${month}`,
+		namePrefix: 'payment-file',
+		extension: '',
 		mimeType: 'application/octet-stream',
 	};
-	return [
-		await fileToItem(this, response, expected, binaryPropertyNameOf(this), { companyId, month }),
-	];
+	return [await monthFileToItem(this, response, expected)];
 }
 
 export async function accountingCsvToItems(
@@ -226,16 +242,8 @@ export async function accountingCsvToItems(
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
-	const companyId = await companyIdOf(this);
-	const month = monthOf(this);
-	const expected = {
-		fileName: `accounting-${fileNamePart(companyId)}-${month}.csv`,
-		mimeType: 'text/csv',
-	};
-	const fileItem = await fileToItem(this, response, expected, binaryPropertyNameOf(this), {
-		companyId,
-		month,
-	});
+	const expected = { namePrefix: 'accounting', extension: '.csv', mimeType: 'text/csv' };
+	const fileItem = await monthFileToItem(this, response, expected);
 	if (!this.getNodeParameter('options.parseLines', false)) return [fileItem];
 
 	const entries = accountingEntriesFromCsv(Buffer.from(response.body as Buffer).toString('utf8'));

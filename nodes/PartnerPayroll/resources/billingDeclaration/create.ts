@@ -1,5 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+const productNameField: INodeProperties = {
+	displayName: 'Product Name',
+	name: 'productName',
+	type: 'string',
+	default: '',
+};
+
 const showOnlyForCreate = { resource: ['billingDeclaration'], operation: ['create'] };
 
 export const createFields: INodeProperties[] = [
@@ -27,12 +34,7 @@ export const createFields: INodeProperties[] = [
 				displayName: 'Product',
 				name: 'product',
 				values: [
-					{
-						displayName: 'Product Name',
-						name: 'productName',
-						type: 'string',
-						default: '',
-					},
+					productNameField,
 					{
 						displayName: 'Quantity',
 						name: 'quantity',
@@ -68,12 +70,7 @@ export const createFields: INodeProperties[] = [
 						displayName: 'Product',
 						name: 'product',
 						values: [
-							{
-								displayName: 'Product Name',
-								name: 'productName',
-								type: 'string',
-								default: '',
-							},
+							productNameField,
 							{
 								displayName: 'Number of Employees',
 								name: 'numberOfEmployees',

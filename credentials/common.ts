@@ -1,4 +1,22 @@
-import type { ICredentialTestRequest } from 'n8n-workflow';
+import type { ICredentialTestRequest, INodeProperties } from 'n8n-workflow';
+
+export const apiBaseUrlField: INodeProperties = {
+	displayName: 'API Base URL',
+	name: 'baseUrl',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'https://api.example.com/v1',
+	description: 'Base address of the Partner Payroll API, as given by the provider',
+};
+
+export const authServerUrlField: INodeProperties = {
+	displayName: 'Authorization Server URL',
+	name: 'authServerUrl',
+	type: 'string',
+	default: '',
+	placeholder: 'https://auth.example.com',
+};
 
 /**
  * The "Test" of both credentials. With an authorization server: introspection, token in the
