@@ -1,0 +1,78 @@
+import { DateTime } from 'luxon';
+import { NodeOperationError, type INode } from 'n8n-workflow';
+
+import { normalizeMonth, type MonthField } from '../../shared/month';
+
+// Months are `YYYYMM` strings everywhere in the trigger: they compare and sort as plain text.
+
+export type MonthSelection = 'both' | 'current' | 'previous' | 'specific';
+
+/**
+ * A month that left the watched window unfinished stays watched this many months back from the
+ * current month, then is dropped: a payroll closed a year late is not worth a request every poll.
+ */
+export const MAX_CARRY_OVER_MONTHS = 12;
+
+const SPECIFIC_MONTHS: MonthField = { name: 'specificMonths', displayName: 'Specific Months' };
+
+export function addMonths(month: string, delta: number): string {
+	const index = Number(month.slice(0, 4)) * 12 + Number(month.slice(4, 6)) - 1 + delta;
+	const year = Math.floor(index / 12);
+	return `${year}${String(index - year * 12 + 1).padStart(2, '0')}`;
+}
+
+/**
+ * The calendar month of "now" in the given IANA zone, or undefined for an unknown zone.
+ * Luxon's clock (`Settings.now`) is used so the month can be moved in tests.
+ */
+export function currentMonthIn(timeZone: string): string | undefined {
+	const now = DateTime.now().setZone(timeZone);
+	return now.isValid ? now.toFormat('yyyyMM') : undefined;
+}
+
+/** The months the user asked for, oldest first. */
+export function selectedMonths(
+	selection: MonthSelection,
+	currentMonth: string,
+	specificMonths: string[] = [],
+): string[] {
+	switch (selection) {
+		case 'current':
+			return [currentMonth];
+		case 'previous':
+			return [addMonths(currentMonth, -1)];
+		case 'specific':
+			return [...new Set(specificMonths)].sort();
+		default:
+			return [addMonths(currentMonth, -1), currentMonth];
+	}
+}
+
+/**
+ * The selected months plus the unfinished ones the calendar moved out of the window (so a month
+ * that became "previous" or older is still watched until it completes), within the carry-over bound.
+ */
+export function monthsToWatch(
+	selected: string[],
+	unfinished: string[],
+	currentMonth: string,
+): string[] {
+	const oldestKept = addMonths(currentMonth, -MAX_CARRY_OVER_MONTHS);
+	const carriedOver = unfinished.filter((month) => month < selected[0] && month >= oldestKept);
+	return [...new Set([...carriedOver, ...selected])].sort();
+}
+
+/** Reads "202611, 202612" (or an expression's array); every month passes the node's month rule. */
+export function parseSpecificMonths(value: unknown, node: INode): string[] {
+	const parts = Array.isArray(value) ? value : String(value ?? '').split(/[\s,;]+/);
+	const months = parts
+		.filter((part) => String(part ?? '').trim() !== '')
+		.map((part) => normalizeMonth(part, SPECIFIC_MONTHS, node));
+	if (!months.length) {
+		throw new NodeOperationError(node, 'Specific Months needs at least one month', {
+			description:
+				'Type one or more months as YYYYMM, separated by commas, for example 202611, 202612.',
+		});
+	}
+	return [...new Set(months)].sort();
+}
