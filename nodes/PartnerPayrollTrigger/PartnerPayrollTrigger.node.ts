@@ -1,0 +1,238 @@
+import {
+	NodeConnectionTypes,
+	type IDataObject,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+	type IPollFunctions,
+} from 'n8n-workflow';
+
+import { resolveCompanyId } from '../shared/company';
+import { getConnection } from '../shared/credentials';
+import { authenticationField, companyIdField } from '../shared/descriptions';
+import { newDocumentWatcher } from './events/newDocument';
+import { payrollCompletedWatcher } from './events/payrollCompleted';
+
+type TriggerEvent = 'newDocument' | 'payrollCompleted';
+
+const showFor = (event: TriggerEvent) => ({ show: { event: [event] } });
+
+// Static data of the active triggers whose poll still waits for the API. n8n starts a scheduled
+// poll even while the previous one is retrying; the later one would fire the same transitions.
+const pollsInFlight = new WeakSet<object>();
+
+export class PartnerPayrollTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Partner Payroll Trigger',
+		name: 'partnerPayrollTrigger',
+		icon: {
+			light: 'file:../../icons/partnerPayroll.svg',
+			dark: 'file:../../icons/partnerPayroll.dark.svg',
+		},
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["event"] === "newDocument" ? "New document" : "Payroll completed"}}',
+		description: 'Starts the workflow when a payroll month is completed or a UK document appears',
+		defaults: { name: 'Partner Payroll Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'partnerPayrollApi',
+				required: true,
+				displayOptions: { show: { authentication: ['accessToken'] } },
+			},
+			{
+				name: 'partnerPayrollOAuth2Api',
+				required: true,
+				displayOptions: { show: { authentication: ['oAuth2'] } },
+			},
+		],
+		properties: [
+			authenticationField,
+			{
+				displayName: 'Event',
+				name: 'event',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'New Document',
+						value: 'newDocument',
+						description:
+							'A UK income tax or auto-enrolment document that was not listed before (UK companies)',
+					},
+					{
+						name: 'Payroll Completed',
+						value: 'payrollCompleted',
+						description: "A watched month's payroll status switched to completed",
+					},
+				],
+				default: 'payrollCompleted',
+			},
+			companyIdField,
+			{
+				displayName: 'Months',
+				name: 'months',
+				type: 'options',
+				displayOptions: showFor('payrollCompleted'),
+				options: [
+					{
+						name: 'Current and Previous Month',
+						value: 'both',
+						description: 'The current and the previous month, in the workflow time zone',
+					},
+					{
+						name: 'Current Month',
+						value: 'current',
+						description: 'The current month, in the workflow time zone',
+					},
+					{
+						name: 'Previous Month',
+						value: 'previous',
+						description: 'The previous month, in the workflow time zone',
+					},
+					{
+						name: 'Specific Months',
+						value: 'specific',
+						description: 'The months typed below',
+					},
+				],
+				default: 'both',
+				description:
+					'Months whose payroll is watched. A month that the calendar leaves behind before it completes stays watched until it does.',
+			},
+			{
+				displayName: 'Specific Months',
+				name: 'specificMonths',
+				type: 'string',
+				required: true,
+				default: '',
+				placeholder: '202611, 202612',
+				displayOptions: { show: { event: ['payrollCompleted'], months: ['specific'] } },
+				description: 'Months as YYYYMM, separated by commas',
+			},
+			{
+				displayName: 'Document Types',
+				name: 'documentTypes',
+				type: 'multiOptions',
+				displayOptions: showFor('newDocument'),
+				options: [
+					{
+						name: 'Auto-Enrolment Letters',
+						value: 'autoEnrolment',
+						description: 'Needs the scope pension:read',
+					},
+					{
+						name: 'Income Tax Documents',
+						value: 'incomeTax',
+						description: 'P60, P45 and P11D; needs the scope contracts:payslips:read',
+					},
+				],
+				default: ['autoEnrolment', 'incomeTax'],
+				description: 'Listings to watch, one request each per poll',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add option',
+				default: {},
+				displayOptions: showFor('payrollCompleted'),
+				options: [
+					{
+						displayName: 'Fire Again on Re-Run',
+						name: 'fireOnRerun',
+						type: 'boolean',
+						default: false,
+						description:
+							"Whether to fire again when a completed month's executionEndDate changes (payroll run again); items then carry isRerun",
+					},
+					{
+						displayName: 'Fire for Already Completed Months',
+						name: 'fireForAlreadyCompleted',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to fire for months that are already completed when the trigger starts watching them (first activation, newly selected months), instead of only recording them',
+					},
+				],
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add option',
+				default: {},
+				displayOptions: showFor('newDocument'),
+				options: [
+					{
+						displayName: 'Attach PDF',
+						name: 'attachPdf',
+						type: 'boolean',
+						default: false,
+						description:
+							"Whether to download each new document's PDF into its item as a binary file",
+					},
+					{
+						displayName: 'Fire for Existing Documents',
+						name: 'fireForExisting',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to fire for the documents already listed when the trigger starts watching, instead of only recording them',
+					},
+					{
+						displayName: 'Put Output File in Field',
+						name: 'binaryPropertyName',
+						type: 'string',
+						default: 'data',
+						hint: 'The name of the output binary field to put each PDF in (with Attach PDF)',
+					},
+				],
+			},
+		],
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const event = this.getNodeParameter('event', 'payrollCompleted') as TriggerEvent;
+		// Parameters are checked before any request.
+		const watcher =
+			event === 'newDocument' ? newDocumentWatcher(this) : payrollCompletedWatcher(this);
+		const companyIdParameter = String(this.getNodeParameter('companyId', '') ?? '');
+
+		if (this.getMode() === 'manual') {
+			// "Fetch Test Event": a real sample; the stored state is neither read nor written.
+			const connection = await getConnection(this);
+			const companyId = await resolveCompanyId(this, connection, companyIdParameter);
+			const sample = await watcher.sample(connection, companyId);
+			return sample.length ? [sample] : null;
+		}
+
+		const staticData = this.getWorkflowStaticData('node');
+		if (pollsInFlight.has(staticData)) {
+			this.logger.debug('Partner Payroll Trigger: the previous poll is still running, skipping');
+			return null;
+		}
+		pollsInFlight.add(staticData);
+		try {
+			const connection = await getConnection(this);
+			// At most one introspection per poll, when Company ID is empty.
+			const companyId = await resolveCompanyId(this, connection, companyIdParameter);
+			const { state, items } = await watcher.check(connection, companyId, staticData[event]);
+
+			// Only reached when every request of the poll succeeded: a failed poll throws above,
+			// leaves the state as it was, and the next poll sees the same transitions again.
+			if (JSON.stringify(staticData[event]) !== JSON.stringify(state)) {
+				staticData[event] = state as IDataObject;
+			}
+			const otherEvent: TriggerEvent = event === 'newDocument' ? 'payrollCompleted' : 'newDocument';
+			if (otherEvent in staticData) delete staticData[otherEvent];
+
+			return items.length ? [items] : null;
+		} finally {
+			pollsInFlight.delete(staticData);
+		}
+	}
+}

@@ -1,0 +1,74 @@
+import { NodeOperationError, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
+
+import type { Connection } from '../../shared/credentials';
+import {
+	DOCUMENT_TYPES,
+	advanceDocumentState,
+	newestDocument,
+	readDocumentState,
+	type DocumentType,
+	type ListedDocument,
+} from '../helpers/documentState';
+import { documentItem } from '../helpers/items';
+import { listDocuments, withPdf } from '../helpers/requests';
+import type { EventWatcher } from './types';
+
+/** Event `newDocument`: the parameters are read and checked here, before any request. */
+export function newDocumentWatcher(context: IPollFunctions): EventWatcher {
+	// An expression may give "incomeTax,autoEnrolment" instead of a list.
+	const chosen = context.getNodeParameter('documentTypes', DOCUMENT_TYPES) as unknown;
+	const types = (Array.isArray(chosen) ? chosen : String(chosen ?? '').split(','))
+		.map((type) => String(type).trim())
+		.filter((type): type is DocumentType => DOCUMENT_TYPES.includes(type as DocumentType))
+		.sort();
+	if (!types.length) {
+		throw new NodeOperationError(context.getNode(), 'Document Types needs at least one type');
+	}
+	const fireForExisting = context.getNodeParameter('options.fireForExisting', false) as boolean;
+	const attachPdf = context.getNodeParameter('options.attachPdf', false) as boolean;
+	const binaryPropertyName =
+		String(context.getNodeParameter('options.binaryPropertyName', 'data')).trim() || 'data';
+
+	// One listing request per document type.
+	async function listingsOf(connection: Connection, companyId: string) {
+		const listed: ListedDocument[] = [];
+		for (const type of types) {
+			listed.push(...(await listDocuments(context, connection, companyId, type)));
+		}
+		return listed;
+	}
+
+	// One download per document, one after the other, before the poll may store anything.
+	async function itemsOf(connection: Connection, companyId: string, documents: ListedDocument[]) {
+		const items: INodeExecutionData[] = [];
+		for (const document of documents) {
+			const item = documentItem(companyId, document);
+			items.push(attachPdf ? await withPdf(context, connection, item, binaryPropertyName) : item);
+		}
+		return items;
+	}
+
+	return {
+		async check(connection, companyId, stored) {
+			const previous = readDocumentState(stored);
+			const known = previous?.companyId === companyId ? previous : undefined;
+			if (!known) {
+				context.logger.debug(
+					`Partner Payroll Trigger: first poll for company ${companyId}, recording the listed documents`,
+				);
+			}
+			const { state, newDocuments } = advanceDocumentState(
+				known,
+				{ companyId, types },
+				await listingsOf(connection, companyId),
+				{ fireForExisting },
+			);
+			return { state, items: await itemsOf(connection, companyId, newDocuments) };
+		},
+
+		async sample(connection, companyId) {
+			const newest = newestDocument(await listingsOf(connection, companyId));
+			return newest ? await itemsOf(connection, companyId, [newest]) : [];
+		},
+	};
+}

@@ -1,0 +1,107 @@
+import { NodeOperationError, type IPollFunctions } from 'n8n-workflow';
+
+import type { Connection } from '../../shared/credentials';
+import { payrollItem, type PayrollItemContext } from '../helpers/items';
+import {
+	currentMonthIn,
+	monthsToWatch,
+	parseSpecificMonths,
+	selectedMonths,
+	type MonthSelection,
+} from '../helpers/months';
+import {
+	advancePayrollState,
+	readPayrollState,
+	sampleMonth,
+	unfinishedMonths,
+	watchKey,
+	type PayrollStatusAnswer,
+} from '../helpers/payrollState';
+import { fetchPayrollStatus } from '../helpers/requests';
+import type { EventWatcher } from './types';
+
+/** Event `payrollCompleted`: the parameters are read and checked here, before any request. */
+export function payrollCompletedWatcher(context: IPollFunctions): EventWatcher {
+	const node = context.getNode();
+	const timeZone = context.getTimezone();
+	const currentMonth = currentMonthIn(timeZone);
+	if (!currentMonth) {
+		throw new NodeOperationError(
+			node,
+			`The workflow time zone "${timeZone}" is not a known time zone`,
+			{
+				description: 'Choose a time zone such as Europe/Paris in the workflow settings.',
+			},
+		);
+	}
+	const selection = context.getNodeParameter('months', 'both') as MonthSelection;
+	const specificMonths =
+		selection === 'specific'
+			? parseSpecificMonths(context.getNodeParameter('specificMonths', ''), node)
+			: [];
+	const selected = selectedMonths(selection, currentMonth, specificMonths);
+	const watch = watchKey(selection, timeZone, specificMonths);
+	const fireOptions = {
+		fireForAlreadyCompleted: context.getNodeParameter(
+			'options.fireForAlreadyCompleted',
+			false,
+		) as boolean,
+		fireOnRerun: context.getNodeParameter('options.fireOnRerun', false) as boolean,
+	};
+
+	// One request per month, one after the other: the rate limit is per application, not per token.
+	async function statusesOf(connection: Connection, companyId: string, months: string[]) {
+		const answers: Record<string, PayrollStatusAnswer> = {};
+		for (const month of months) {
+			answers[month] = await fetchPayrollStatus(context, connection, companyId, month);
+		}
+		return answers;
+	}
+
+	const itemContext = (companyId: string): PayrollItemContext => ({
+		companyId,
+		timeZone,
+		withRerunFlag: fireOptions.fireOnRerun,
+	});
+
+	return {
+		async check(connection, companyId, stored) {
+			const previous = readPayrollState(stored);
+			const known = previous?.companyId === companyId ? previous : undefined;
+			if (!known) {
+				context.logger.debug(
+					`Partner Payroll Trigger: first poll for company ${companyId}, recording the baseline`,
+				);
+			}
+			// Only relative selections carry unfinished months over; specific months are exactly what was typed.
+			const carriedOver =
+				selection !== 'specific' && known?.watch === watch ? unfinishedMonths(known) : [];
+			const answers = await statusesOf(
+				connection,
+				companyId,
+				monthsToWatch(selected, carriedOver, currentMonth),
+			);
+			const { state, transitions } = advancePayrollState(
+				known,
+				{ companyId, watch },
+				answers,
+				fireOptions,
+			);
+			const items = transitions.map((transition) =>
+				payrollItem(
+					itemContext(companyId),
+					transition.month,
+					answers[transition.month],
+					transition.isRerun,
+				),
+			);
+			return { state, items };
+		},
+
+		async sample(connection, companyId) {
+			const answers = await statusesOf(connection, companyId, selected);
+			const month = sampleMonth(answers);
+			return month ? [payrollItem(itemContext(companyId), month, answers[month])] : [];
+		},
+	};
+}

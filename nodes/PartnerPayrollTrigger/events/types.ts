@@ -1,0 +1,18 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import type { Connection } from '../../shared/credentials';
+
+/** What `poll()` needs from an event: its check of the API against the stored state, and a sample. */
+export interface EventWatcher {
+	/**
+	 * Sends the event's requests and works out the next state and the items to fire. Throws when a
+	 * request fails; the caller stores the state only after this returned.
+	 */
+	check(
+		connection: Connection,
+		companyId: string,
+		stored: unknown,
+	): Promise<{ state: object; items: INodeExecutionData[] }>;
+	/** "Fetch Test Event": real data, without reading or writing any state. */
+	sample(connection: Connection, companyId: string): Promise<INodeExecutionData[]>;
+}

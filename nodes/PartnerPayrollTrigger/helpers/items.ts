@@ -1,0 +1,38 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import { readableMonth } from '../../shared/month';
+import type { ListedDocument } from './documentState';
+import type { PayrollStatusAnswer } from './payrollState';
+
+export interface PayrollItemContext {
+	companyId: string;
+	/** The zone "current" and "previous" were computed in; shown so nobody has to guess. */
+	timeZone: string;
+	/** Items carry `isRerun` only when the user asked for re-runs. */
+	withRerunFlag: boolean;
+}
+
+export function payrollItem(
+	context: PayrollItemContext,
+	month: string,
+	answer: PayrollStatusAnswer,
+	isRerun = false,
+): INodeExecutionData {
+	return {
+		json: {
+			companyId: context.companyId,
+			month,
+			monthName: readableMonth(month),
+			status: answer.status,
+			executionEndDate: answer.executionEndDate,
+			timeZone: context.timeZone,
+			...(context.withRerunFlag ? { isRerun } : {}),
+		},
+	};
+}
+
+/** The listing's fields as the API gave them, with the company and the listing it came from. */
+export function documentItem(companyId: string, document: ListedDocument): INodeExecutionData {
+	const { documentType, ...fields } = document;
+	return { json: { companyId, documentType, ...fields } };
+}

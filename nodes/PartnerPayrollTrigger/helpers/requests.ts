@@ -1,0 +1,91 @@
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+
+import { fileNamePart, fileToItem } from '../../shared/binary';
+import type { Connection } from '../../shared/credentials';
+import { malformedAnswerError } from '../../shared/errors';
+import { apiRequest, companyPath } from '../../shared/transport';
+import type { DocumentType, ListedDocument } from './documentState';
+import type { PayrollStatusAnswer } from './payrollState';
+
+// The trigger's requests, all through the shared transport (retry on 429/5xx, one error map).
+
+function isObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export async function fetchPayrollStatus(
+	context: IPollFunctions,
+	connection: Connection,
+	companyId: string,
+	month: string,
+): Promise<PayrollStatusAnswer> {
+	const { body } = await apiRequest(context, connection, {
+		method: 'GET',
+		path: companyPath(companyId, '/payroll-status'),
+		qs: { date: month },
+	});
+	// A garbled answer must fail the poll, not read as "not completed".
+	if (!isObject(body) || typeof body.status !== 'string') {
+		throw malformedAnswerError(context.getNode());
+	}
+	return {
+		status: body.status,
+		executionEndDate: typeof body.executionEndDate === 'string' ? body.executionEndDate : null,
+	};
+}
+
+const LISTING_PATHS: Record<DocumentType, string> = {
+	autoEnrolment: '/auto-enrolment-documents',
+	incomeTax: '/income-taxes-documents',
+};
+
+export async function listDocuments(
+	context: IPollFunctions,
+	connection: Connection,
+	companyId: string,
+	documentType: DocumentType,
+): Promise<ListedDocument[]> {
+	const { body } = await apiRequest(
+		context,
+		connection,
+		{ method: 'GET', path: companyPath(companyId, LISTING_PATHS[documentType]) },
+		{ country: 'GB' },
+	);
+	const documents = isObject(body) ? body.documents : undefined;
+	if (
+		!Array.isArray(documents) ||
+		!documents.every((document) => isObject(document) && typeof document.documentId === 'string')
+	) {
+		throw malformedAnswerError(context.getNode());
+	}
+	return (documents as IDataObject[]).map((document) => ({
+		...document,
+		documentType,
+		documentId: String(document.documentId),
+		createdAt: String(document.createdAt ?? ''),
+	}));
+}
+
+/** The document's item with its PDF as binary data, named as listed. */
+export async function withPdf(
+	context: IPollFunctions,
+	connection: Connection,
+	item: INodeExecutionData,
+	binaryPropertyName: string,
+): Promise<INodeExecutionData> {
+	const { companyId, documentId, name } = item.json;
+	const response = await apiRequest(context, connection, {
+		method: 'GET',
+		path: companyPath(String(companyId), `/documents/${encodeURIComponent(String(documentId))}`),
+		binary: true,
+	});
+	const listedName = typeof name === 'string' && name ? name : `${String(documentId)}.pdf`;
+	const file = await fileToItem(
+		context,
+		response,
+		{ fileName: fileNamePart(listedName), mimeType: 'application/pdf' },
+		binaryPropertyName,
+		{},
+	);
+	return { json: item.json, binary: file.binary };
+}

@@ -1,0 +1,32 @@
+import { PartnerPayroll } from '../../../nodes/PartnerPayroll/PartnerPayroll.node';
+import { partnerPayrollTrigger } from './triggerHarness';
+
+const { description } = partnerPayrollTrigger;
+
+describe('Partner Payroll Trigger description', () => {
+	it('is a polling trigger without inputs', () => {
+		expect(description).toMatchObject({
+			name: 'partnerPayrollTrigger',
+			displayName: 'Partner Payroll Trigger',
+			polling: true,
+			inputs: [],
+			group: ['trigger'],
+		});
+		expect(description.usableAsTool).toBeUndefined();
+	});
+
+	it('uses the same credentials and authentication parameter as the node', () => {
+		const node = new PartnerPayroll().description;
+		expect(description.credentials).toEqual(node.credentials);
+		expect(description.properties.find((property) => property.name === 'authentication')).toEqual(
+			node.properties.find((property) => property.name === 'authentication'),
+		);
+	});
+
+	it('defaults: payrollCompleted, current and previous month', () => {
+		const defaults = Object.fromEntries(
+			description.properties.map((property) => [property.name, property.default]),
+		);
+		expect(defaults).toMatchObject({ event: 'payrollCompleted', months: 'both', companyId: '' });
+	});
+});

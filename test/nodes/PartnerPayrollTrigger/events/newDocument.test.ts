@@ -1,0 +1,226 @@
+import { binaryBytes } from '../../../support/n8n-harness';
+import { SandboxSession, sha256 } from '../../../support/fixtures';
+import { createTrigger, requestLines, snapshot, type TriggerPoller } from '../triggerHarness';
+
+const session = new SandboxSession();
+beforeAll(async () => await session.start());
+afterAll(async () => await session.stop());
+beforeEach(async () => await session.reset());
+
+const GB3001 = { event: 'newDocument', companyId: 'GB3001' };
+
+const ALL_DOCUMENT_IDS = [
+	'gb3001-ae-2026-001',
+	'gb3001-ae-2026-003',
+	'gb3001-p11d-2025-004',
+	'gb3001-p45-2026-005',
+	'gb3001-p60-2025-001',
+	'gb3001-p60-2025-002',
+];
+
+async function gbTrigger(parameters = {}, scopes?: string[]) {
+	const token = await session.token('GB3001', scopes);
+	return createTrigger({ ...GB3001, ...parameters }, session.accessToken(token));
+}
+
+/** The sandbox has no control to publish a document: forget some after the baseline instead. */
+async function baselineWithout(trigger: TriggerPoller, ...documentIds: string[]) {
+	expect(await trigger.poll()).toBeNull();
+	const { seen } = trigger.state().newDocument as { seen: Record<string, string> };
+	for (const documentId of documentIds) delete seen[documentId];
+}
+
+describe('newDocument: first activation', () => {
+	it('records every listed document and fires nothing, with one request per listing', async () => {
+		const trigger = await gbTrigger();
+		await session.clearRequests();
+
+		expect(await trigger.poll()).toBeNull();
+
+		const state = trigger.state().newDocument as { seen: object; types: string[] };
+		expect(Object.keys(state.seen).sort()).toEqual(ALL_DOCUMENT_IDS);
+		expect(state).toMatchObject({ companyId: 'GB3001', types: ['autoEnrolment', 'incomeTax'] });
+		expect(await requestLines(session)).toEqual([
+			'GET /companies/GB3001/auto-enrolment-documents',
+			'GET /companies/GB3001/income-taxes-documents',
+		]);
+		expect(await trigger.poll()).toBeNull();
+	});
+
+	it('fires for every listed document, oldest first, with Fire for Existing Documents', async () => {
+		const trigger = await gbTrigger({ options: { fireForExisting: true } });
+
+		const [items] = (await trigger.poll())!;
+
+		expect(items.map((item) => item.json.documentId)).toEqual([
+			'gb3001-p60-2025-001',
+			'gb3001-p60-2025-002',
+			'gb3001-p11d-2025-004',
+			'gb3001-ae-2026-001',
+			'gb3001-ae-2026-003',
+			'gb3001-p45-2026-005',
+		]);
+		expect(await trigger.poll()).toBeNull();
+	});
+});
+
+describe('newDocument: new documents', () => {
+	it('fires once per document not seen before, one item each, with its listing fields', async () => {
+		const trigger = await gbTrigger();
+		await baselineWithout(trigger, 'gb3001-p45-2026-005', 'gb3001-ae-2026-003');
+
+		expect(await trigger.poll()).toEqual([
+			[
+				{
+					json: {
+						companyId: 'GB3001',
+						documentType: 'autoEnrolment',
+						documentId: 'gb3001-ae-2026-003',
+						createdAt: '2026-07-03T10:00:02.000Z',
+						contractId: 'ctr_gb3001_003',
+						year: '2026',
+						month: '07',
+						name: 'Auto-enrolment-letter-2026-07-Priya-Shah.pdf',
+						documentUrl: '/companies/GB3001/contracts/ctr_gb3001_003/documents/gb3001-ae-2026-003',
+					},
+				},
+				{
+					json: expect.objectContaining({
+						companyId: 'GB3001',
+						documentType: 'incomeTax',
+						documentId: 'gb3001-p45-2026-005',
+						type: 'P45',
+					}),
+				},
+			],
+		]);
+		expect(await trigger.poll()).toBeNull();
+	});
+
+	it('attaches each new PDF with every byte intact when asked', async () => {
+		const trigger = await gbTrigger({ options: { attachPdf: true, binaryPropertyName: 'pdf' } });
+		await baselineWithout(trigger, 'gb3001-p60-2025-002', 'gb3001-ae-2026-001');
+		await session.clearRequests();
+
+		const [items] = (await trigger.poll())!;
+
+		expect(items.map((item) => item.json.documentId)).toEqual([
+			'gb3001-p60-2025-002',
+			'gb3001-ae-2026-001',
+		]);
+		for (const item of items) {
+			const documentId = String(item.json.documentId);
+			expect(sha256(binaryBytes(item, 'pdf'))).toBe(
+				sha256(session.sandbox.seed.document('GB3001', documentId)),
+			);
+			expect(item.binary!.pdf).toMatchObject({
+				fileName: item.json.name,
+				mimeType: 'application/pdf',
+			});
+		}
+		// Two listings, then one download per new document; nothing for the documents already seen.
+		expect(await requestLines(session)).toEqual([
+			'GET /companies/GB3001/auto-enrolment-documents',
+			'GET /companies/GB3001/income-taxes-documents',
+			'GET /companies/GB3001/documents/gb3001-p60-2025-002',
+			'GET /companies/GB3001/documents/gb3001-ae-2026-001',
+		]);
+		expect(await trigger.poll()).toBeNull();
+	});
+
+	it('a failed download fails the poll; the next poll fires the document once, with its PDF', async () => {
+		const trigger = await gbTrigger({ options: { attachPdf: true } });
+		await baselineWithout(trigger, 'gb3001-p45-2026-005');
+		const before = snapshot(trigger.staticData);
+		await session.injectFault({
+			path: '/documents/gb3001-p45-2026-005',
+			type: 'status',
+			status: 503,
+			retryAfter: 0,
+			count: 4,
+		});
+
+		await expect(trigger.poll()).rejects.toThrow(/HTTP 503/);
+		expect(snapshot(trigger.staticData)).toEqual(before);
+
+		const [[item]] = (await trigger.poll())!;
+		expect(item.json.documentId).toBe('gb3001-p45-2026-005');
+		expect(sha256(binaryBytes(item))).toBe(
+			sha256(session.sandbox.seed.document('GB3001', 'gb3001-p45-2026-005')),
+		);
+		expect(await trigger.poll()).toBeNull();
+	}, 15_000);
+
+	it('watches only the chosen listing, which needs only its own scope', async () => {
+		const trigger = await gbTrigger({ documentTypes: ['incomeTax'] }, ['contracts:payslips:read']);
+		await baselineWithout(trigger, 'gb3001-p11d-2025-004');
+		await session.clearRequests();
+
+		const [[item]] = (await trigger.poll())!;
+
+		expect(item.json).toMatchObject({
+			documentId: 'gb3001-p11d-2025-004',
+			documentType: 'incomeTax',
+		});
+		expect(await requestLines(session)).toEqual(['GET /companies/GB3001/income-taxes-documents']);
+	});
+
+	it('a listing added later is a baseline: its documents do not fire', async () => {
+		const token = await session.token('GB3001');
+		const incomeTaxOnly = createTrigger(
+			{ ...GB3001, documentTypes: ['incomeTax'] },
+			session.accessToken(token),
+		);
+		await incomeTaxOnly.poll();
+
+		const both = createTrigger({ ...GB3001 }, session.accessToken(token), {
+			staticData: snapshot(incomeTaxOnly.staticData),
+		});
+		expect(await both.poll()).toBeNull();
+		expect(Object.keys((both.state().newDocument as { seen: object }).seen).sort()).toEqual(
+			ALL_DOCUMENT_IDS,
+		);
+	});
+});
+
+describe('newDocument: errors', () => {
+	it('a company outside the UK gets the clear country error, and nothing is stored', async () => {
+		const token = await session.token('FR1001');
+		const trigger = createTrigger({ event: 'newDocument' }, session.accessToken(token));
+
+		await expect(trigger.poll()).rejects.toMatchObject({
+			httpCode: '404',
+			description: expect.stringContaining('the United Kingdom (GB) only'),
+		});
+		expect(trigger.state()).toEqual({});
+	});
+
+	it('a missing scope names it', async () => {
+		const trigger = await gbTrigger({}, ['contracts:payslips:read']);
+		await expect(trigger.poll()).rejects.toMatchObject({ message: 'Missing scope "pension:read"' });
+	});
+});
+
+describe('newDocument: Fetch Test Event (manual mode)', () => {
+	it('returns the newest document with its PDF and leaves the state unchanged', async () => {
+		const trigger = await gbTrigger({ options: { attachPdf: true } });
+		await baselineWithout(trigger, 'gb3001-p45-2026-005');
+		const before = snapshot(trigger.staticData);
+
+		const [[item]] = (await trigger.poll('manual'))!;
+
+		expect(item.json).toMatchObject({ documentId: 'gb3001-p45-2026-005', companyId: 'GB3001' });
+		expect(sha256(binaryBytes(item))).toBe(
+			sha256(session.sandbox.seed.document('GB3001', 'gb3001-p45-2026-005')),
+		);
+		expect(snapshot(trigger.staticData)).toEqual(before);
+		// Still news for the active trigger.
+		expect((await trigger.poll())?.[0]).toHaveLength(1);
+	});
+
+	it('creates no state when the trigger has never been active', async () => {
+		const trigger = await gbTrigger();
+		expect((await trigger.poll('manual'))?.[0]).toHaveLength(1);
+		expect(snapshot(trigger.staticData)).toEqual({});
+	});
+});

@@ -1,0 +1,537 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { SandboxSession } from '../../../support/fixtures';
+import {
+	createTrigger,
+	requestLines,
+	restoreClock,
+	setClock,
+	setPayrollStatus,
+	snapshot,
+} from '../triggerHarness';
+
+const session = new SandboxSession();
+beforeAll(async () => await session.start());
+afterAll(async () => await session.stop());
+beforeEach(async () => {
+	await session.reset();
+	// Mid-November 2026 in every zone: current 202611 (seeded not_completed), previous 202610 (completed).
+	setClock('2026-11-15T12:00:00.000Z');
+});
+afterEach(() => restoreClock());
+
+const FR1001 = { event: 'payrollCompleted', companyId: 'FR1001' };
+
+async function frTrigger(
+	parameters = {},
+	options: { timezone?: string; staticData?: IDataObject } = {},
+) {
+	const token = await session.token('FR1001');
+	return createTrigger({ ...FR1001, ...parameters }, session.accessToken(token), options);
+}
+
+describe('payrollCompleted: first activation', () => {
+	it('records the watched months and fires nothing', async () => {
+		const trigger = await frTrigger();
+		await session.clearRequests();
+
+		expect(await trigger.poll()).toBeNull();
+
+		expect(trigger.state()).toEqual({
+			payrollCompleted: {
+				companyId: 'FR1001',
+				watch: 'both@Europe/Paris',
+				months: {
+					'202610': { status: 'completed', executionEndDate: '2026-10-28T17:42:05.000Z' },
+					'202611': { status: 'not_completed', executionEndDate: null },
+				},
+			},
+		});
+		// One payroll-status request per watched month, nothing else (Company ID is set).
+		expect(await requestLines(session)).toEqual([
+			'GET /companies/FR1001/payroll-status?date=202610',
+			'GET /companies/FR1001/payroll-status?date=202611',
+		]);
+	});
+
+	it('fires for already completed months with the option', async () => {
+		const trigger = await frTrigger({ options: { fireForAlreadyCompleted: true } });
+
+		expect(await trigger.poll()).toEqual([
+			[
+				{
+					json: {
+						companyId: 'FR1001',
+						month: '202610',
+						monthName: 'October 2026',
+						status: 'completed',
+						executionEndDate: '2026-10-28T17:42:05.000Z',
+						timeZone: 'Europe/Paris',
+					},
+				},
+			],
+		]);
+		expect(await trigger.poll()).toBeNull();
+	});
+
+	it('starts from a new baseline when the state belongs to another company', async () => {
+		const trigger = await frTrigger();
+		await trigger.poll();
+		const stored = trigger.state().payrollCompleted as { companyId: string };
+		stored.companyId = 'FR1002';
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed');
+
+		expect(await trigger.poll()).toBeNull();
+		expect(trigger.state().payrollCompleted).toMatchObject({
+			companyId: 'FR1001',
+			months: { '202611': { status: 'completed' } },
+		});
+	});
+});
+
+describe('payrollCompleted: transitions', () => {
+	it('fires once when a month switches to completed, then nothing', async () => {
+		const trigger = await frTrigger();
+		expect(await trigger.poll()).toBeNull();
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-27T16:00:00.000Z');
+
+		expect(await trigger.poll()).toEqual([
+			[
+				{
+					json: {
+						companyId: 'FR1001',
+						month: '202611',
+						monthName: 'November 2026',
+						status: 'completed',
+						executionEndDate: '2026-11-27T16:00:00.000Z',
+						timeZone: 'Europe/Paris',
+					},
+				},
+			],
+		]);
+		expect(await trigger.poll()).toBeNull();
+		expect(await trigger.poll()).toBeNull();
+	});
+
+	it('puts every month that switched in the same poll into one execution', async () => {
+		const trigger = await frTrigger({ months: 'specific', specificMonths: '202611, 202612' });
+		await trigger.poll();
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-27T16:00:00.000Z');
+		await setPayrollStatus(session, 'FR1001', '202612', 'completed', '2026-12-28T16:00:00.000Z');
+
+		const output = await trigger.poll();
+		expect(output).toHaveLength(1);
+		expect(output![0].map((item) => item.json.month)).toEqual(['202611', '202612']);
+	});
+
+	it('does not fire when a month stays not completed or stays completed', async () => {
+		const trigger = await frTrigger();
+		await trigger.poll();
+		const before = snapshot(trigger.state());
+
+		expect(await trigger.poll()).toBeNull();
+		expect(snapshot(trigger.state())).toEqual(before);
+	});
+
+	it('resolves the company of the token once per poll when Company ID is empty', async () => {
+		const token = await session.token('ES2001');
+		const trigger = createTrigger({ event: 'payrollCompleted' }, session.accessToken(token));
+		await session.clearRequests();
+
+		await trigger.poll();
+		await setPayrollStatus(session, 'ES2001', '202611', 'completed', '2026-11-27T15:00:00.000Z');
+		const [[item]] = (await trigger.poll())!;
+
+		expect(item.json).toMatchObject({ companyId: 'ES2001', month: '202611' });
+		expect(await requestLines(session)).toEqual([
+			'POST /oauth/introspect',
+			'GET /companies/ES2001/payroll-status?date=202610',
+			'GET /companies/ES2001/payroll-status?date=202611',
+			'POST /oauth/introspect',
+			'GET /companies/ES2001/payroll-status?date=202610',
+			'GET /companies/ES2001/payroll-status?date=202611',
+		]);
+	});
+
+	it('works with the OAuth2 credential', async () => {
+		const token = await session.token('FR1002');
+		const trigger = createTrigger({ event: 'payrollCompleted' }, session.oauth2(token));
+		await trigger.poll();
+		await setPayrollStatus(session, 'FR1002', '202611', 'completed', '2026-11-27T16:00:00.000Z');
+
+		const [[item]] = (await trigger.poll())!;
+		expect(item.json).toMatchObject({ companyId: 'FR1002', month: '202611', status: 'completed' });
+	});
+});
+
+describe('payrollCompleted: re-runs', () => {
+	async function completedThenRerun(options: object) {
+		const trigger = await frTrigger({ options });
+		await trigger.poll();
+		await setPayrollStatus(session, 'FR1001', '202610', 'completed', '2026-11-02T09:00:00.000Z');
+		return trigger;
+	}
+
+	it('ignores a new executionEndDate by default, without firing later either', async () => {
+		const trigger = await completedThenRerun({});
+
+		expect(await trigger.poll()).toBeNull();
+		expect(trigger.state().payrollCompleted).toMatchObject({
+			months: { '202610': { executionEndDate: '2026-11-02T09:00:00.000Z' } },
+		});
+		expect(await trigger.poll()).toBeNull();
+	});
+
+	it('fires once, marked as a re-run, with Fire Again on Re-Run', async () => {
+		const trigger = await completedThenRerun({ fireOnRerun: true });
+
+		expect(await trigger.poll()).toEqual([
+			[
+				{
+					json: {
+						companyId: 'FR1001',
+						month: '202610',
+						monthName: 'October 2026',
+						status: 'completed',
+						executionEndDate: '2026-11-02T09:00:00.000Z',
+						timeZone: 'Europe/Paris',
+						isRerun: true,
+					},
+				},
+			],
+		]);
+		expect(await trigger.poll()).toBeNull();
+	});
+
+	it('marks a first completion with isRerun false when the option is on', async () => {
+		const trigger = await frTrigger({ options: { fireOnRerun: true } });
+		await trigger.poll();
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-27T16:00:00.000Z');
+
+		const [[item]] = (await trigger.poll())!;
+		expect(item.json).toMatchObject({ month: '202611', isRerun: false });
+	});
+
+	it('sees a reopened month that completes again as a re-run, not as a first completion', async () => {
+		const trigger = await frTrigger({ options: { fireOnRerun: true } });
+		await trigger.poll();
+		await setPayrollStatus(session, 'FR1001', '202610', 'not_completed');
+		expect(await trigger.poll()).toBeNull();
+		await setPayrollStatus(session, 'FR1001', '202610', 'completed', '2026-11-03T10:00:00.000Z');
+
+		const [[item]] = (await trigger.poll())!;
+		expect(item.json).toMatchObject({ month: '202610', isRerun: true });
+		expect(await trigger.poll()).toBeNull();
+	});
+
+	it('fires nothing for a reopened month that completes again when re-runs are off', async () => {
+		const trigger = await frTrigger();
+		await trigger.poll();
+		await setPayrollStatus(session, 'FR1001', '202610', 'not_completed');
+		await trigger.poll();
+		await setPayrollStatus(session, 'FR1001', '202610', 'completed', '2026-11-03T10:00:00.000Z');
+
+		expect(await trigger.poll()).toBeNull();
+	});
+});
+
+describe('payrollCompleted: specific months', () => {
+	it('watches exactly the typed months and fires for them', async () => {
+		const trigger = await frTrigger({ months: 'specific', specificMonths: '2026-12,202611' });
+		await session.clearRequests();
+
+		expect(await trigger.poll()).toBeNull();
+		expect(await requestLines(session)).toEqual([
+			'GET /companies/FR1001/payroll-status?date=202611',
+			'GET /companies/FR1001/payroll-status?date=202612',
+		]);
+
+		await setPayrollStatus(session, 'FR1001', '202612', 'completed', '2026-12-28T17:00:00.000Z');
+		const [[item]] = (await trigger.poll())!;
+		expect(item.json).toMatchObject({ month: '202612', monthName: 'December 2026' });
+		expect(await trigger.poll()).toBeNull();
+	});
+
+	it('refuses an invalid month before any request', async () => {
+		const trigger = await frTrigger({ months: 'specific', specificMonths: '202611, 202613' });
+		await session.clearRequests();
+
+		await expect(trigger.poll()).rejects.toThrow(
+			'Specific Months must be a month as YYYYMM, for example 202610 (got "202613")',
+		);
+		expect(await session.requests()).toEqual([]);
+		expect(trigger.state()).toEqual({});
+	});
+
+	it('refuses an empty list', async () => {
+		const trigger = await frTrigger({ months: 'specific', specificMonths: ' , ' });
+		await expect(trigger.poll()).rejects.toThrow('Specific Months needs at least one month');
+	});
+
+	it('treats a month added to the list later as a baseline, and keeps watching the others', async () => {
+		const trigger = await frTrigger({ months: 'specific', specificMonths: '202611' });
+		await trigger.poll();
+
+		// The user adds an already completed month: no event for it.
+		const edited = await frTrigger(
+			{ months: 'specific', specificMonths: '202609, 202611' },
+			{ staticData: snapshot(trigger.staticData) },
+		);
+		expect(await edited.poll()).toBeNull();
+
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-27T16:00:00.000Z');
+		const [[item]] = (await edited.poll())!;
+		expect(item.json.month).toBe('202611');
+	});
+});
+
+describe('payrollCompleted: month rollover', () => {
+	it('Pacific/Auckland: November ends 11 h before UTC does, and November stays watched until it completes', async () => {
+		// 2026-11-30T10:00Z is 23:00 on 30 November in Auckland (NZDT, UTC+13).
+		setClock('2026-11-30T10:00:00.000Z');
+		const trigger = await frTrigger({ months: 'current' }, { timezone: 'Pacific/Auckland' });
+		await session.clearRequests();
+		expect(await trigger.poll()).toBeNull();
+		expect(await requestLines(session)).toEqual([
+			'GET /companies/FR1001/payroll-status?date=202611',
+		]);
+
+		// 01:00 on 1 December in Auckland; still 30 November in UTC.
+		setClock('2026-11-30T12:00:00.000Z');
+		await session.clearRequests();
+		expect(await trigger.poll()).toBeNull();
+		expect(await requestLines(session)).toEqual([
+			'GET /companies/FR1001/payroll-status?date=202611',
+			'GET /companies/FR1001/payroll-status?date=202612',
+		]);
+
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-30T20:00:00.000Z');
+		expect(await trigger.poll()).toEqual([
+			[
+				{
+					json: {
+						companyId: 'FR1001',
+						month: '202611',
+						monthName: 'November 2026',
+						status: 'completed',
+						executionEndDate: '2026-11-30T20:00:00.000Z',
+						timeZone: 'Pacific/Auckland',
+					},
+				},
+			],
+		]);
+
+		// Completed: November is no longer watched, only December.
+		await session.clearRequests();
+		expect(await trigger.poll()).toBeNull();
+		expect(await requestLines(session)).toEqual([
+			'GET /companies/FR1001/payroll-status?date=202612',
+		]);
+		expect(Object.keys((trigger.state().payrollCompleted as { months: object }).months)).toEqual([
+			'202612',
+		]);
+	});
+
+	it('America/Los_Angeles: still November when UTC is already in December', async () => {
+		// 2026-12-01T07:00Z is 23:00 on 30 November in Los Angeles (PST, UTC-8).
+		setClock('2026-12-01T07:00:00.000Z');
+		const trigger = await frTrigger({}, { timezone: 'America/Los_Angeles' });
+		await session.clearRequests();
+		expect(await trigger.poll()).toBeNull();
+		expect(await requestLines(session)).toEqual([
+			'GET /companies/FR1001/payroll-status?date=202610',
+			'GET /companies/FR1001/payroll-status?date=202611',
+		]);
+
+		// 01:00 on 1 December in Los Angeles: previous is November, current December; October is
+		// completed and leaves the window.
+		setClock('2026-12-01T09:00:00.000Z');
+		await session.clearRequests();
+		expect(await trigger.poll()).toBeNull();
+		expect(await requestLines(session)).toEqual([
+			'GET /companies/FR1001/payroll-status?date=202611',
+			'GET /companies/FR1001/payroll-status?date=202612',
+		]);
+
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-12-02T10:00:00.000Z');
+		const [[item]] = (await trigger.poll())!;
+		expect(item.json).toMatchObject({ month: '202611', timeZone: 'America/Los_Angeles' });
+		expect(await trigger.poll()).toBeNull();
+	});
+
+	it('Previous Month: a month that completed before it became "previous" fires once when it does', async () => {
+		setClock('2026-11-30T12:00:00.000Z');
+		const trigger = await frTrigger({ months: 'previous' }, { timezone: 'Europe/Paris' });
+		expect(await trigger.poll()).toBeNull(); // baseline: October, completed
+
+		// November completes while it is still the current month: not watched yet.
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-30T12:30:00.000Z');
+		expect(await trigger.poll()).toBeNull();
+
+		// 1 December in Paris: November becomes "previous", already completed: that is the news.
+		setClock('2026-12-01T00:30:00.000Z');
+		const [[item]] = (await trigger.poll())!;
+		expect(item.json).toMatchObject({ month: '202611', status: 'completed' });
+		expect(await trigger.poll()).toBeNull();
+	});
+
+	it('a completion that happened while n8n was down fires on the first poll after it', async () => {
+		setClock('2026-11-25T12:00:00.000Z');
+		const trigger = await frTrigger({ months: 'current' });
+		await trigger.poll();
+		const saved = snapshot(trigger.staticData);
+
+		// n8n is down across the month end; November completes meanwhile.
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-28T17:00:00.000Z');
+		setClock('2026-12-03T08:00:00.000Z');
+		const token = await session.token('FR1001');
+		const restarted = createTrigger({ ...FR1001, months: 'current' }, session.accessToken(token), {
+			timezone: 'Europe/Paris',
+			staticData: saved,
+		});
+
+		const [[item]] = (await restarted.poll())!;
+		expect(item.json).toMatchObject({ month: '202611' });
+		expect(await restarted.poll()).toBeNull();
+	});
+});
+
+describe('payrollCompleted: failures lose nothing and repeat nothing', () => {
+	jest.setTimeout(30_000);
+
+	async function pollThatFailsOnTheTransition(fault: object) {
+		const trigger = await frTrigger();
+		await trigger.poll();
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-27T16:00:00.000Z');
+		const before = snapshot(trigger.staticData);
+		await session.injectFault({ path: '/payroll-status', ...fault });
+		return { trigger, before };
+	}
+
+	it.each([
+		[
+			'429 after every retry',
+			{ type: 'status', status: 429, retryAfter: 0, count: 4 },
+			/rate limit/,
+		],
+		['500 after every retry', { type: 'status', status: 500, retryAfter: 0, count: 4 }, /HTTP 500/],
+		['503 after every retry', { type: 'status', status: 503, retryAfter: 0, count: 4 }, /HTTP 503/],
+		['a cut connection after every retry', { type: 'truncate', count: 4 }, /complete answer/],
+	])(
+		'%s: the poll throws, the state is unchanged, the next poll fires once',
+		async (_name, fault, message) => {
+			const { trigger, before } = await pollThatFailsOnTheTransition(fault);
+
+			await expect(trigger.poll()).rejects.toThrow(message);
+			expect(snapshot(trigger.staticData)).toEqual(before);
+
+			const output = await trigger.poll();
+			expect(output?.[0].map((item) => item.json.month)).toEqual(['202611']);
+			expect(await trigger.poll()).toBeNull();
+		},
+	);
+
+	it('a failure on the last request of the poll stores nothing of the earlier ones', async () => {
+		const trigger = await frTrigger({ months: 'specific', specificMonths: '202611,202612' });
+		await trigger.poll();
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-27T16:00:00.000Z');
+		await setPayrollStatus(session, 'FR1001', '202612', 'completed', '2026-12-28T16:00:00.000Z');
+		const before = snapshot(trigger.staticData);
+		// 202611 gets through on its last retry (3 faults), 202612 exhausts its retries (4 faults).
+		await session.injectFault({
+			path: '/payroll-status',
+			type: 'status',
+			status: 500,
+			retryAfter: 0,
+			count: 7,
+		});
+
+		await expect(trigger.poll()).rejects.toThrow(/HTTP 500/);
+		expect(snapshot(trigger.staticData)).toEqual(before);
+
+		const output = await trigger.poll();
+		expect(output?.[0].map((item) => item.json.month)).toEqual(['202611', '202612']);
+		expect(await trigger.poll()).toBeNull();
+	});
+
+	it('faults the transport retries away within the poll: one execution', async () => {
+		const { trigger } = await pollThatFailsOnTheTransition({
+			type: 'status',
+			status: 429,
+			retryAfter: 0,
+			count: 2,
+		});
+		const output = await trigger.poll();
+		expect(output?.[0].map((item) => item.json.month)).toEqual(['202611']);
+		expect(await trigger.poll()).toBeNull();
+	});
+
+	it('a slow answer: an overlapping poll fires nothing, the slow one fires once', async () => {
+		const { trigger } = await pollThatFailsOnTheTransition({
+			type: 'delay',
+			delayMs: 400,
+			count: 1,
+		});
+
+		const slow = trigger.poll();
+		const overlapping = await trigger.poll();
+		expect(overlapping).toBeNull();
+		expect((await slow)?.[0].map((item) => item.json.month)).toEqual(['202611']);
+		expect(await trigger.poll()).toBeNull();
+	});
+
+	it('a malformed answer fails the poll instead of reading as not completed', async () => {
+		const { trigger, before } = await pollThatFailsOnTheTransition({ type: 'malformed', count: 1 });
+		await expect(trigger.poll()).rejects.toThrow('not valid JSON');
+		expect(snapshot(trigger.staticData)).toEqual(before);
+		expect((await trigger.poll())?.[0]).toHaveLength(1);
+	});
+
+	it('an invalid token fails with the clear error and stores nothing', async () => {
+		const trigger = createTrigger(FR1001, session.accessToken('sbx_dummy_revoked_example'));
+		await expect(trigger.poll()).rejects.toMatchObject({
+			message: 'The access token is invalid or has been revoked',
+		});
+		expect(trigger.state()).toEqual({});
+	});
+});
+
+describe('payrollCompleted: Fetch Test Event (manual mode)', () => {
+	it('returns the latest completed watched month and leaves the state unchanged', async () => {
+		const trigger = await frTrigger();
+		await trigger.poll();
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-27T16:00:00.000Z');
+		const before = snapshot(trigger.staticData);
+
+		expect(await trigger.poll('manual')).toEqual([
+			[
+				{
+					json: {
+						companyId: 'FR1001',
+						month: '202611',
+						monthName: 'November 2026',
+						status: 'completed',
+						executionEndDate: '2026-11-27T16:00:00.000Z',
+						timeZone: 'Europe/Paris',
+					},
+				},
+			],
+		]);
+		expect(snapshot(trigger.staticData)).toEqual(before);
+		// The transition is still news for the active trigger.
+		expect((await trigger.poll())?.[0]).toHaveLength(1);
+	});
+
+	it('returns the current status when no watched month is completed, without creating state', async () => {
+		const trigger = await frTrigger({ months: 'specific', specificMonths: '202611,202612' });
+
+		const [[item]] = (await trigger.poll('manual'))!;
+
+		expect(item.json).toMatchObject({
+			month: '202612',
+			status: 'not_completed',
+			executionEndDate: null,
+		});
+		expect(snapshot(trigger.staticData)).toEqual({});
+	});
+});

@@ -1,0 +1,71 @@
+import { Settings } from 'luxon';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { PartnerPayrollTrigger } from '../../../nodes/PartnerPayrollTrigger/PartnerPayrollTrigger.node';
+import type { LoggedRequest, SandboxSession } from '../../support/fixtures';
+import { createPoller, type Poller, type TestCredentials } from '../../support/n8n-harness';
+
+export const partnerPayrollTrigger = new PartnerPayrollTrigger();
+
+/** The static data key of the trigger node in the test workflow. */
+export const NODE_KEY = 'node:Partner Payroll Trigger';
+
+export interface TriggerPoller extends Poller {
+	/** The node's static data (what the trigger stores between polls). */
+	state(): IDataObject;
+}
+
+/** A poller of the trigger with the access-token credential unless the credentials say otherwise. */
+export function createTrigger(
+	parameters: INodeParameters,
+	credentials: TestCredentials,
+	options: { timezone?: string; staticData?: IDataObject } = {},
+): TriggerPoller {
+	const authentication = 'partnerPayrollOAuth2Api' in credentials ? 'oAuth2' : 'accessToken';
+	const poller = createPoller(partnerPayrollTrigger, {
+		parameters: { authentication, ...parameters },
+		credentials,
+		timezone: options.timezone ?? 'Europe/Paris',
+		staticData: options.staticData,
+	});
+	return {
+		...poller,
+		state: () => (poller.staticData[NODE_KEY] ?? {}) as IDataObject,
+	};
+}
+
+/** A deep, plain copy: static data is a proxy n8n watches for changes. */
+export function snapshot<T>(value: T): T {
+	return JSON.parse(JSON.stringify(value ?? null)) as T;
+}
+
+const realNow = Settings.now;
+
+/** Moves luxon's clock (the trigger computes "current month" with luxon). */
+export function setClock(iso: string): void {
+	const instant = Date.parse(iso);
+	Settings.now = () => instant;
+}
+
+export function restoreClock(): void {
+	Settings.now = realNow;
+}
+
+export async function setPayrollStatus(
+	session: SandboxSession,
+	companyId: string,
+	month: string,
+	status: 'completed' | 'not_completed',
+	executionEndDate?: string,
+): Promise<void> {
+	await session.control('POST', '/payroll-status', { companyId, month, status, executionEndDate });
+}
+
+/** API and OAuth requests since the last clear, as `METHOD path?date=…` lines. */
+export async function requestLines(session: SandboxSession): Promise<string[]> {
+	const requests: LoggedRequest[] = await session.requests();
+	return requests.map((request) => {
+		const date = request.query?.date;
+		return `${request.method} ${request.path.replace(/^\/api\/v1/, '')}${date ? `?date=${String(date)}` : ''}`;
+	});
+}
