@@ -1,6 +1,10 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
-import { authenticationField, companyIdField } from '../shared/descriptions';
+import {
+	authenticationField,
+	companyIdField,
+	credentialsByAuthentication,
+} from '../shared/descriptions';
 import { sendWithRetry } from './helpers/hooks';
 import { accountingFields, accountingOperations } from './resources/accounting';
 import {
@@ -28,18 +32,7 @@ export class PartnerPayroll implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{
-				name: 'partnerPayrollApi',
-				required: true,
-				displayOptions: { show: { authentication: ['accessToken'] } },
-			},
-			{
-				name: 'partnerPayrollOAuth2Api',
-				required: true,
-				displayOptions: { show: { authentication: ['oAuth2'] } },
-			},
-		],
+		credentials: credentialsByAuthentication,
 		requestDefaults: {
 			baseURL: '={{$credentials.baseUrl}}',
 			headers: { Accept: 'application/json' },

@@ -9,7 +9,11 @@ import {
 
 import { resolveCompanyId } from '../shared/company';
 import { getConnection } from '../shared/credentials';
-import { authenticationField, companyIdField } from '../shared/descriptions';
+import {
+	authenticationField,
+	companyIdField,
+	credentialsByAuthentication,
+} from '../shared/descriptions';
 import { newDocumentWatcher } from './events/newDocument';
 import { payrollCompletedWatcher } from './events/payrollCompleted';
 
@@ -37,18 +41,7 @@ export class PartnerPayrollTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{
-				name: 'partnerPayrollApi',
-				required: true,
-				displayOptions: { show: { authentication: ['accessToken'] } },
-			},
-			{
-				name: 'partnerPayrollOAuth2Api',
-				required: true,
-				displayOptions: { show: { authentication: ['oAuth2'] } },
-			},
-		],
+		credentials: credentialsByAuthentication,
 		properties: [
 			authenticationField,
 			{

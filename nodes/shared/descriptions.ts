@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
 export const authenticationField: INodeProperties = {
 	displayName: 'Authentication',
@@ -10,6 +10,20 @@ export const authenticationField: INodeProperties = {
 	],
 	default: 'oAuth2',
 };
+
+/** The credential each value of `authentication` selects (see credentialTypeFor). */
+export const credentialsByAuthentication: INodeCredentialDescription[] = [
+	{
+		name: 'partnerPayrollApi',
+		required: true,
+		displayOptions: { show: { authentication: ['accessToken'] } },
+	},
+	{
+		name: 'partnerPayrollOAuth2Api',
+		required: true,
+		displayOptions: { show: { authentication: ['oAuth2'] } },
+	},
+];
 
 export const companyIdField: INodeProperties = {
 	displayName: 'Company ID',
