@@ -1,0 +1,164 @@
+'use strict';
+// The trigger inside a real n8n (`n8n start`, workflow published, a 10-second poll schedule): flipping a
+// month to `completed` in the sandbox gives exactly one execution with the right item; later polls and a
+// restart of n8n give none.
+const {
+	ensureN8nInstalled,
+	createInstance,
+	N8nRest,
+	startTestSandbox,
+	listRequests,
+	accessTokenCredential,
+	ALL_SCOPES,
+	packageName,
+} = require('../../e2e/lib');
+
+jest.setTimeout(240_000);
+
+const SETUP_TIMEOUT_MS = 20 * 60_000; // includes installing n8n when it is missing
+const WORKFLOW_ID = 'wfPayrollTrigger1';
+const TRIGGER_NAME = 'Partner Payroll Trigger';
+const COMPANY = 'FR1001';
+const MONTH = '202611';
+const STATUS_PATH = `/api/v1/companies/${COMPANY}/payroll-status`;
+const END_DATE = '2026-11-27T16:00:00.000Z';
+
+let instance;
+let sandbox;
+let apiKey;
+
+function triggerWorkflow(credential) {
+	return {
+		id: WORKFLOW_ID,
+		name: 'Payroll completed (e2e)',
+		active: false,
+		settings: { executionOrder: 'v1', timezone: 'Europe/Paris' },
+		nodes: [
+			{
+				id: 'trigger-node',
+				name: TRIGGER_NAME,
+				type: `${packageName}.partnerPayrollTrigger`,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {
+					// The editor's smallest choice is every minute; an explicit seconds list is accepted.
+					pollTimes: { item: [{ mode: 'custom', cronExpression: '0,10,20,30,40,50 * * * * *' }] },
+					authentication: 'accessToken',
+					event: 'payrollCompleted',
+					companyId: COMPANY,
+					months: 'specific',
+					specificMonths: MONTH,
+					options: {},
+				},
+				credentials: { partnerPayrollApi: { id: credential.id, name: credential.name } },
+			},
+			{
+				id: 'noop-node',
+				name: 'Received',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: {},
+			},
+		],
+		connections: { [TRIGGER_NAME]: { main: [[{ node: 'Received', type: 'main', index: 0 }]] } },
+	};
+}
+
+async function statusPolls() {
+	return (await listRequests(sandbox)).filter((request) => request.path === STATUS_PATH).length;
+}
+
+/** Waits until the trigger has polled `count` more times than `since`. */
+async function waitForPolls(since, count, timeoutMs = 60_000) {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		if ((await statusPolls()) >= since + count) return;
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+	}
+	throw new Error(`the trigger did not poll ${count} more times within ${timeoutMs} ms`);
+}
+
+async function executions() {
+	const response = await fetch(
+		`${instance.url}/api/v1/executions?workflowId=${WORKFLOW_ID}&includeData=true&limit=50`,
+		{ headers: { 'X-N8N-API-KEY': apiKey } },
+	);
+	if (!response.ok) throw new Error(`executions answered ${response.status}`);
+	return (await response.json()).data;
+}
+
+async function waitForExecutions(count, timeoutMs = 60_000) {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		const found = await executions();
+		if (found.length >= count && found.every((execution) => execution.finished || execution.stoppedAt)) return found;
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+	}
+	throw new Error(`expected ${count} execution(s) within ${timeoutMs} ms`);
+}
+
+async function startWithApiKey() {
+	await instance.start();
+	const rest = new N8nRest(instance.url);
+	await rest.ensureOwner();
+	if (!apiKey) {
+		const scopes = await rest.request('GET', '/rest/api-keys/scopes');
+		const created = await rest.request('POST', '/rest/api-keys', { label: 'e2e-trigger', scopes, expiresAt: null });
+		apiKey = created.rawApiKey;
+	}
+}
+
+beforeAll(async () => {
+	await ensureN8nInstalled();
+	instance = await createInstance({ prefix: 'n8n-e2e-trigger-' });
+	sandbox = await startTestSandbox();
+	const { access_token: accessToken } = sandbox.issueToken({ companyId: COMPANY, scopes: [...ALL_SCOPES] });
+	const credential = accessTokenCredential({ id: 'ppTriggerToken01', name: 'Trigger token', sandbox, accessToken });
+	await instance.cli.importCredentials([credential]);
+	await instance.cli.importWorkflows([triggerWorkflow(credential)]);
+	await instance.cli.publishWorkflow(WORKFLOW_ID);
+	await startWithApiKey();
+}, SETUP_TIMEOUT_MS);
+
+afterAll(async () => {
+	await instance?.dispose();
+	await sandbox?.close();
+});
+
+it('records the not-completed month at activation and fires nothing', async () => {
+	await waitForPolls(0, 2);
+	expect(await executions()).toEqual([]);
+});
+
+it('fires exactly once, with the month, when the payroll is completed', async () => {
+	await fetch(`${sandbox.url}/_sandbox/payroll-status`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ companyId: COMPANY, month: MONTH, status: 'completed', executionEndDate: END_DATE }),
+	});
+	const [execution] = await waitForExecutions(1);
+	const [run] = execution.data.resultData.runData[TRIGGER_NAME];
+	expect(run.data.main[0].map((item) => item.json)).toEqual([
+		expect.objectContaining({
+			companyId: COMPANY,
+			month: MONTH,
+			monthName: 'November 2026',
+			status: 'completed',
+			executionEndDate: END_DATE,
+			timeZone: 'Europe/Paris',
+		}),
+	]);
+	expect(execution.data.resultData.runData.Received).toHaveLength(1);
+
+	await waitForPolls(await statusPolls(), 2);
+	expect(await executions()).toHaveLength(1);
+});
+
+it('fires nothing again after n8n restarts', async () => {
+	await instance.stop();
+	const before = await statusPolls();
+	await startWithApiKey();
+	await waitForPolls(before, 3);
+	expect(await executions()).toHaveLength(1);
+});
