@@ -60,7 +60,7 @@ function text(value: unknown): string {
 	return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-function describe(status: number, serviceError: string, details: string, context: ErrorContext) {
+function messageFor(status: number, serviceError: string, details: string, context: ErrorContext) {
 	const serviceSaid = `The service answered: ${[serviceError, details].filter(Boolean).join(' – ')}`;
 	switch (status) {
 		case 400:
@@ -116,7 +116,7 @@ export function apiErrorFromResponse(
 	const body = decodeErrorBody(response.body);
 	const serviceError = text(body.error ?? body.message);
 	const details = text(body.details);
-	const { message, description } = describe(response.statusCode, serviceError, details, context);
+	const { message, description } = messageFor(response.statusCode, serviceError, details, context);
 	const error = new PartnerPayrollApiError(node, body as JsonObject, {
 		message,
 		description,
