@@ -14,9 +14,10 @@ import {
 import { fileNamePart, fileToItem } from '../../shared/binary';
 import { resolveCompanyId } from '../../shared/company';
 import { getConnection } from '../../shared/credentials';
+import { withListedDocumentPdf } from '../../shared/documents';
 import { malformedAnswerError, throwIfApiError, type ErrorContext } from '../../shared/errors';
 import { normalizeMonth, type MonthField } from '../../shared/month';
-import { apiRequest, companyPath, withRetry } from '../../shared/transport';
+import { withRetry } from '../../shared/transport';
 import { accountingEntriesFromCsv } from './accountingCsv';
 import { parseDocumentReference } from './documentReference';
 
@@ -287,27 +288,11 @@ export async function attachListedDocuments(
 	const withFiles: INodeExecutionData[] = [];
 	// One after the other: a company's yearly documents can be many, and the rate limit is per application.
 	for (const item of items) {
-		const documentId = String(item.json.documentId);
-		const response = await apiRequest(
-			this,
-			connection,
-			{
-				method: 'GET',
-				path: companyPath(companyId, `/documents/${encodeURIComponent(documentId)}`),
-				binary: true,
-			},
-			{ itemIndex: this.getItemIndex() },
+		withFiles.push(
+			await withListedDocumentPdf(this, connection, companyId, item, binaryPropertyName, {
+				itemIndex: this.getItemIndex(),
+			}),
 		);
-		const listedName =
-			typeof item.json.name === 'string' && item.json.name ? item.json.name : `${documentId}.pdf`;
-		const file = await fileToItem(
-			this,
-			response,
-			{ fileName: fileNamePart(listedName), mimeType: 'application/pdf' },
-			binaryPropertyName,
-			{},
-		);
-		withFiles.push({ json: item.json, binary: file.binary });
 	}
 	return withFiles;
 }

@@ -10,7 +10,8 @@ import {
 	type ListedDocument,
 } from '../helpers/documentState';
 import { documentItem } from '../helpers/items';
-import { listDocuments, withPdf } from '../helpers/requests';
+import { withListedDocumentPdf } from '../../shared/documents';
+import { listDocuments } from '../helpers/requests';
 import type { EventWatcher } from './types';
 
 /** Event `newDocument`: the parameters are read and checked here, before any request. */
@@ -43,7 +44,11 @@ export function newDocumentWatcher(context: IPollFunctions): EventWatcher {
 		const items: INodeExecutionData[] = [];
 		for (const document of documents) {
 			const item = documentItem(companyId, document);
-			items.push(attachPdf ? await withPdf(context, connection, item, binaryPropertyName) : item);
+			items.push(
+				attachPdf
+					? await withListedDocumentPdf(context, connection, companyId, item, binaryPropertyName)
+					: item,
+			);
 		}
 		return items;
 	}

@@ -1,6 +1,5 @@
-import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { fileNamePart, fileToItem } from '../../shared/binary';
 import type { Connection } from '../../shared/credentials';
 import { malformedAnswerError } from '../../shared/errors';
 import { apiRequest, companyPath } from '../../shared/transport';
@@ -64,28 +63,4 @@ export async function listDocuments(
 		documentId: String(document.documentId),
 		createdAt: String(document.createdAt ?? ''),
 	}));
-}
-
-/** The document's item with its PDF as binary data, named as listed. */
-export async function withPdf(
-	context: IPollFunctions,
-	connection: Connection,
-	item: INodeExecutionData,
-	binaryPropertyName: string,
-): Promise<INodeExecutionData> {
-	const { companyId, documentId, name } = item.json;
-	const response = await apiRequest(context, connection, {
-		method: 'GET',
-		path: companyPath(String(companyId), `/documents/${encodeURIComponent(String(documentId))}`),
-		binary: true,
-	});
-	const listedName = typeof name === 'string' && name ? name : `${String(documentId)}.pdf`;
-	const file = await fileToItem(
-		context,
-		response,
-		{ fileName: fileNamePart(listedName), mimeType: 'application/pdf' },
-		binaryPropertyName,
-		{},
-	);
-	return { json: item.json, binary: file.binary };
 }
