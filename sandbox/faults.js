@@ -1,13 +1,14 @@
 'use strict';
 // Injected faults for the next N matching API/OAuth requests: an error status (429/500/503...), a delay,
-// a truncated body, or a malformed 200. Matching: optional method, optional path (substring, or a regular
+// a truncated body, a malformed 200, or a connection reset; a status or reset can come before the
+// operation runs or after it took effect (a proxy failing after the upstream did its work). Matching: optional method, optional path (substring, or a regular
 // expression when it starts with '^') against the full request path, e.g. /api/v1/companies/FR1001.
 
 const { InputError, apiErrorBody } = require('./errors');
-const { jsonReply, contentTypeOf } = require('./http-util');
+const { jsonReply, htmlReply, contentTypeOf } = require('./http-util');
 const { rateLimitExceededReply } = require('./rate-limit');
 
-const FAULT_TYPES = ['status', 'delay', 'truncate', 'malformed'];
+const FAULT_TYPES = ['status', 'delay', 'truncate', 'malformed', 'reset'];
 const MAX_DELAY_MS = 120000;
 
 function isNonNegativeInteger(value) {
@@ -16,7 +17,7 @@ function isNonNegativeInteger(value) {
 
 function validateFault(spec) {
   if (!spec || typeof spec !== 'object') throw new InputError('Fault must be a JSON object');
-  const { method, path, count = 1, type, status, retryAfter, delayMs } = spec;
+  const { method, path, count = 1, type, status, retryAfter, delayMs, afterEffect, html } = spec;
   if (!FAULT_TYPES.includes(type)) throw new InputError(`type must be one of ${FAULT_TYPES.join(', ')}`);
   if (!(Number.isInteger(count) && count > 0)) throw new InputError('count must be a positive integer');
   if (method !== undefined && (typeof method !== 'string' || !method)) throw new InputError('method must be a string');
@@ -36,7 +37,22 @@ function validateFault(spec) {
   if (type === 'delay' && !(isNonNegativeInteger(delayMs) && delayMs <= MAX_DELAY_MS)) {
     throw new InputError(`delay faults need delayMs between 0 and ${MAX_DELAY_MS}`);
   }
-  return { method: method ? method.toUpperCase() : null, path: path || null, pathRegex, count, type, status, retryAfter, delayMs };
+  if (afterEffect !== undefined && typeof afterEffect !== 'boolean') throw new InputError('afterEffect must be a boolean');
+  if (afterEffect && type !== 'status' && type !== 'reset') throw new InputError('afterEffect applies to status and reset faults');
+  if (html !== undefined && typeof html !== 'boolean') throw new InputError('html must be a boolean');
+  if (html && type !== 'status') throw new InputError('html applies to status faults');
+  return {
+    method: method ? method.toUpperCase() : null,
+    path: path || null,
+    pathRegex,
+    count,
+    type,
+    status,
+    retryAfter,
+    delayMs,
+    afterEffect: afterEffect || undefined,
+    html: html || undefined,
+  };
 }
 
 function publicView(fault) {
@@ -80,11 +96,23 @@ function createFaultList() {
   };
 }
 
-/** Reply of a `status` fault; 429 mimics the real rate limiter, Retry-After only when injected. */
+/**
+ * Reply of a `status` fault; 429 mimics the real rate limiter, Retry-After only when injected.
+ * `html` gives the page a reverse proxy serves instead of the API's JSON error.
+ */
 function statusFaultReply(fault, rateLimitForMethod) {
-  if (fault.status === 429) return rateLimitExceededReply(rateLimitForMethod, fault.retryAfter);
   const headers = fault.retryAfter === undefined ? {} : { 'Retry-After': String(fault.retryAfter) };
+  if (fault.html) {
+    const page = `<html><head><title>${fault.status} Error</title></head><body><h1>${fault.status} Error</h1><p>The upstream server did not answer properly.</p></body></html>\n`;
+    return htmlReply(fault.status, page, headers);
+  }
+  if (fault.status === 429) return rateLimitExceededReply(rateLimitForMethod, fault.retryAfter);
   return jsonReply(fault.status, apiErrorBody(fault.status, 'Injected fault (sandbox)'), headers);
+}
+
+/** Whether the fault replaces the operation (it never runs) rather than its answer. */
+function preventsOperation(fault) {
+  return (fault.type === 'status' || fault.type === 'reset') && !fault.afterEffect;
 }
 
 /** A 200 whose body cannot be what the client expects: broken JSON, or an HTML page for other types. */
@@ -96,4 +124,4 @@ function malformedReply(original) {
   return { status: 200, headers: { 'Content-Type': contentType }, body: Buffer.from(body) };
 }
 
-module.exports = { createFaultList, statusFaultReply, malformedReply, FAULT_TYPES };
+module.exports = { createFaultList, statusFaultReply, malformedReply, preventsOperation, FAULT_TYPES };

@@ -11,7 +11,7 @@ const { loadClients } = require('./clients');
 const { COMPANIES, findCompany } = require('./seed');
 const { createTokenStore } = require('./tokens');
 const { createCompanyState } = require('./state');
-const { createFaultList, statusFaultReply, malformedReply } = require('./faults');
+const { createFaultList, statusFaultReply, malformedReply, preventsOperation } = require('./faults');
 const { createRequestLog } = require('./request-log');
 const { createRateLimiter } = require('./rate-limit');
 const { createAuthServer } = require('./auth-server');
@@ -135,15 +135,19 @@ async function startSandbox(options = {}) {
     }
     const fault = faults.take(req.method, url.pathname);
     res.on('close', () => requestLog.record(req, url, res.headersSent ? res.statusCode : null, fault && fault.type));
-    if (fault && fault.type === 'status') {
+    const faultReply = () => statusFaultReply(fault, rateLimiter.limitFor(req.method));
+    if (fault && preventsOperation(fault)) {
       req.resume();
-      writeReply(res, statusFaultReply(fault, rateLimiter.limitFor(req.method)));
+      if (fault.type === 'reset') res.socket.destroy();
+      else writeReply(res, faultReply());
       return;
     }
     if (fault && fault.type === 'delay') await sleep(fault.delayMs, undefined, { signal: shutdown.signal });
     const result = await replyFor(() => dispatch(req, url));
     if (fault && fault.type === 'truncate') writeTruncatedReply(res, result);
     else if (fault && fault.type === 'malformed') writeReply(res, malformedReply(result));
+    else if (fault && fault.type === 'status') writeReply(res, faultReply());
+    else if (fault && fault.type === 'reset') res.socket.destroy();
     else writeReply(res, result);
   }
 

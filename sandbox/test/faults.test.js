@@ -1,5 +1,6 @@
 'use strict';
-// Injected faults: status (429/500/503), delay, truncate, malformed; matching, counts, listing, clearing.
+// Injected faults: status (429/500/503, JSON or HTML, before or after the effect), delay, truncate,
+// malformed, reset; matching, counts, listing, clearing.
 
 const { startTestSandbox, api, control, token } = require('./helpers');
 
@@ -116,6 +117,48 @@ describe('other fault types', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/pdf');
     expect(Buffer.from(await response.arrayBuffer()).subarray(0, 5).toString()).not.toBe('%PDF-');
+  });
+});
+
+describe('faults before the operation or after it took effect', () => {
+  const declaration = { monthOfApplication: '202607', quantityByProducts: [{ productName: 'Payroll', quantity: 3 }] };
+  const declare = () => api(sandbox, '/companies/FR1001/billing-declarations', { method: 'POST', token: t, body: declaration });
+  const declarations = async () => (await control(sandbox, '/billing-declarations?companyId=FR1001')).body;
+
+  test('status before the operation: the declaration is not stored', async () => {
+    await addFault({ type: 'status', status: 502, method: 'POST' });
+    expect((await declare()).status).toBe(502);
+    expect(await declarations()).toHaveLength(0);
+  });
+
+  test('status after the effect: the declaration is stored, the client sees the error', async () => {
+    await addFault({ type: 'status', status: 502, method: 'POST', afterEffect: true });
+    const response = await declare();
+    expect(response.status).toBe(502);
+    expect(await response.json()).toMatchObject({ code: 502 });
+    expect(await declarations()).toHaveLength(1);
+  });
+
+  test('html: a proxy error page instead of the JSON error object', async () => {
+    await addFault({ type: 'status', status: 502, html: true });
+    const response = await company();
+    expect(response.status).toBe(502);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await response.text()).toMatch(/<html>.*502/);
+  });
+
+  test.each([
+    [false, 0],
+    [true, 1],
+  ])('reset (afterEffect %p): no answer at all; declarations stored: %p', async (afterEffect, stored) => {
+    await addFault({ type: 'reset', method: 'POST', afterEffect });
+    await expect(declare()).rejects.toThrow();
+    expect(await declarations()).toHaveLength(stored);
+    expect((await company()).status).toBe(200);
+  });
+
+  test.each([{ type: 'delay', delayMs: 1, afterEffect: true }, { type: 'reset', html: true }])('400 for %j', async (body) => {
+    expect((await addFault(body)).status).toBe(400);
   });
 });
 
