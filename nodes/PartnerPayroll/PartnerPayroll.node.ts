@@ -5,7 +5,6 @@ import {
 	companyIdField,
 	credentialsByAuthentication,
 } from '../shared/descriptions';
-import { sendWithRetry } from './helpers/hooks';
 import { accountingFields, accountingOperations } from './resources/accounting';
 import {
 	billingDeclarationFields,
@@ -39,7 +38,6 @@ export class PartnerPayroll implements INodeType {
 			// Every answer reaches the node's own error map, which keeps the service's details.
 			ignoreHttpStatusErrors: true,
 		},
-		requestOperations: { pagination: sendWithRetry },
 		properties: [
 			authenticationField,
 			{

@@ -17,21 +17,38 @@ function headerValue(response: IN8nHttpFullResponse, name: string): string {
 	return typeof value === 'string' ? value : '';
 }
 
-/** RFC 6266: `filename*=UTF-8''…` wins over `filename="…"`. */
+const MAX_FILE_NAME_LENGTH = 200;
+
+/**
+ * A name that is safe to write anywhere a later node may put the file: the last path segment only,
+ * no control characters, no leading dots (so never `.` or `..`), at most 200 characters with the
+ * extension kept. Undefined when nothing usable is left.
+ */
+export function safeFileName(name: string): string | undefined {
+	const lastSegment = name.split(/[\\/]/).pop() ?? '';
+	const printable = [...lastSegment].filter((char) => char >= ' ' && char !== '\u007f').join('');
+	let base = printable.replace(/^[.\s]+/, '').trim();
+	if (base.length > MAX_FILE_NAME_LENGTH) {
+		const extension = /\.[\w-]{1,10}$/.exec(base)?.[0] ?? '';
+		base = base.slice(0, MAX_FILE_NAME_LENGTH - extension.length) + extension;
+	}
+	return base || undefined;
+}
+
+/** RFC 6266: `filename*=UTF-8''…` wins over `filename="…"`; either is reduced to a safe base name. */
 export function fileNameFromContentDisposition(contentDisposition: string): string | undefined {
 	const extended = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(contentDisposition);
 	if (extended) {
 		try {
-			return decodeURIComponent(extended[2].trim());
+			const name = safeFileName(decodeURIComponent(extended[2].trim()));
+			if (name) return name;
 		} catch {
 			// A badly encoded name falls through to the plain parameter.
 		}
 	}
 	const plain = /filename\s*=\s*("((?:[^"\\]|\\.)*)"|[^;]+)/i.exec(contentDisposition);
 	if (!plain) return undefined;
-	const name = plain[2] !== undefined ? plain[2].replace(/\\(.)/g, '$1') : plain[1].trim();
-	// Only the base name: a path in a header must not steer where a later node writes.
-	return name.split(/[\\/]/).pop() || undefined;
+	return safeFileName(plain[2] !== undefined ? plain[2].replace(/\\(.)/g, '$1') : plain[1].trim());
 }
 
 export function mimeTypeOf(contentType: string, fallback: string): string {

@@ -1,8 +1,7 @@
-import { NodeOperationError, type IN8nHttpFullResponse } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { Connection, PartnerPayrollFunctions } from './credentials';
-import { throwIfApiError } from './errors';
-import { withRetry } from './transport';
+import { apiRequest } from './transport';
 
 export interface Introspection {
 	active: boolean;
@@ -31,22 +30,12 @@ export async function introspectToken(
 			},
 		);
 	}
-	const response = await withRetry(node, async () => {
-		const answer = (await context.helpers.httpRequestWithAuthentication.call(
-			context,
-			connection.credentialType,
-			{
-				method: 'POST',
-				url: `${connection.authServerUrl}/introspect`,
-				body: { token: connection.accessToken },
-				json: true,
-				headers: { 'Content-Type': 'application/json' },
-				ignoreHttpStatusErrors: true,
-				returnFullResponse: true,
-			},
-		)) as IN8nHttpFullResponse;
-		throwIfApiError(node, answer);
-		return answer;
+	const response = await apiRequest(context, connection, {
+		method: 'POST',
+		path: `${connection.authServerUrl}/introspect`,
+		body: { token: connection.accessToken },
+		headers: { 'Content-Type': 'application/json' },
+		readOnly: true,
 	});
 	return response.body as Introspection;
 }

@@ -1,9 +1,40 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { fileNamePart, fileToItem } from './binary';
+import { fileNamePart, fileToItem, safeFileName } from './binary';
 import type { Connection, PartnerPayrollFunctions } from './credentials';
+import { parseDocumentReference } from './documentReference';
 import type { ErrorContext } from './errors';
 import { apiRequest, companyPath } from './transport';
+
+export interface DownloadOptions {
+	/** An earlier deadline of the caller (epoch ms), e.g. the trigger's poll budget. */
+	deadline?: number;
+}
+
+/**
+ * Where a listed document is downloaded from: its documentUrl ("the API path from which the
+ * document is downloaded"), once checked to be a document of this company on the API's own host;
+ * the documented path built from its id when the listing gave no documentUrl.
+ */
+function listedDocumentPath(
+	context: PartnerPayrollFunctions,
+	connection: Connection,
+	companyId: string,
+	item: INodeExecutionData,
+	itemIndex?: number,
+): string {
+	const { documentId, documentUrl } = item.json;
+	if (typeof documentUrl === 'string' && documentUrl) {
+		const reference = parseDocumentReference(
+			documentUrl,
+			connection.baseUrl,
+			context.getNode(),
+			itemIndex,
+		);
+		if (reference.path && reference.companyId === companyId) return reference.path;
+	}
+	return companyPath(companyId, `/documents/${encodeURIComponent(String(documentId))}`);
+}
 
 /**
  * A listed document's item with its PDF added as binary data, named as the listing names it.
@@ -16,6 +47,7 @@ export async function withListedDocumentPdf(
 	item: INodeExecutionData,
 	binaryPropertyName: string,
 	errorContext: ErrorContext = {},
+	options: DownloadOptions = {},
 ): Promise<INodeExecutionData> {
 	const documentId = String(item.json.documentId);
 	const response = await apiRequest(
@@ -23,17 +55,19 @@ export async function withListedDocumentPdf(
 		connection,
 		{
 			method: 'GET',
-			path: companyPath(companyId, `/documents/${encodeURIComponent(documentId)}`),
+			path: listedDocumentPath(context, connection, companyId, item, errorContext.itemIndex),
 			binary: true,
+			deadline: options.deadline,
 		},
 		errorContext,
 	);
 	const { name } = item.json;
-	const listedName = typeof name === 'string' && name ? name : `${documentId}.pdf`;
+	const listedName =
+		(typeof name === 'string' && safeFileName(name)) || `${fileNamePart(documentId)}.pdf`;
 	const file = await fileToItem(
 		context,
 		response,
-		{ fileName: fileNamePart(listedName), mimeType: 'application/pdf' },
+		{ fileName: listedName, mimeType: 'application/pdf' },
 		binaryPropertyName,
 		{},
 	);

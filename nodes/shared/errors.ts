@@ -1,5 +1,6 @@
 import {
 	NodeApiError,
+	NodeOperationError,
 	jsonParse,
 	type IDataObject,
 	type IN8nHttpFullResponse,
@@ -16,16 +17,26 @@ export interface ErrorContext {
 	/** The operation serves companies of this country only (the spec's country labels). */
 	country?: CountryCode;
 	itemIndex?: number;
+	/** What a write does, for "may have been recorded" errors, e.g. "The billing declaration". */
+	effect?: string;
+	/** How to space requests out, in terms of a setting of the node that failed. */
+	rateLimitAdvice?: string;
 }
 
-/** A service error; `retryAfterMs` is set when repeating the same request may succeed. */
+export const NODE_RATE_LIMIT_ADVICE =
+	'Send fewer requests at once: in this node, Add Option > Request Options > Batching (for example 10 items per batch every 1000 ms).';
+
+/**
+ * An error of the Partner Payroll API, or of the way to it. `retryable` says whether sending the
+ * same request again may succeed; `retryAfterMs` is the wait the service asked for, if any.
+ */
 export class PartnerPayrollApiError extends NodeApiError {
+	retryable = false;
+
 	retryAfterMs?: number;
 }
 
 const RETRYABLE_STATUSES = [429, 500, 502, 503, 504];
-const DEFAULT_RETRY_AFTER_MS = 1000;
-const MAX_RETRY_AFTER_MS = 30_000;
 
 /** Error bodies of binary operations arrive as bytes; the service's own words must survive. */
 export function decodeErrorBody(body: unknown): IDataObject {
@@ -34,7 +45,12 @@ export function decodeErrorBody(body: unknown): IDataObject {
 		value = Buffer.from(value as Buffer).toString('utf8');
 	}
 	if (typeof value === 'string') {
-		value = jsonParse<unknown>(value, { fallbackValue: { error: value.slice(0, 500) } });
+		const trimmed = value.trim();
+		// A proxy's HTML page is not the service's answer: keep its title, not its markup.
+		const title = /<title>([^<]*)<\/title>/i.exec(trimmed)?.[1];
+		value = trimmed.startsWith('<')
+			? { error: title?.trim() || 'an HTML page instead of the API error object' }
+			: jsonParse<unknown>(trimmed, { fallbackValue: { error: trimmed.slice(0, 500) } });
 	}
 	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};
 }
@@ -44,20 +60,27 @@ function header(response: IN8nHttpFullResponse, name: string): string | undefine
 	return value === undefined || value === null ? undefined : String(value);
 }
 
-function retryAfterMs(response: IN8nHttpFullResponse): number {
+/** The wait the service asks for (Retry-After in seconds or as a date), if it asks. */
+function askedWaitMs(response: IN8nHttpFullResponse): number | undefined {
 	const retryAfter = header(response, 'retry-after');
 	if (retryAfter !== undefined) {
 		const seconds = Number(retryAfter);
 		const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - Date.now();
-		if (Number.isFinite(ms)) return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
+		if (Number.isFinite(ms)) return Math.max(ms, 0);
 	}
 	// Without Retry-After, the service's per-second window tells when a slot frees up.
-	return header(response, 'x-ratelimit-remaining-second') === '0' ? 1000 : DEFAULT_RETRY_AFTER_MS;
+	return header(response, 'x-ratelimit-remaining-second') === '0' ? 1000 : undefined;
 }
 
 function text(value: unknown): string {
 	if (value === undefined || value === null || value === '') return '';
 	return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** The spec's optional `errors` array, one line per entry, as the service wrote it. */
+function listedErrors(body: IDataObject): string {
+	if (!Array.isArray(body.errors) || !body.errors.length) return '';
+	return ` Errors: ${body.errors.map((entry) => text(entry)).join('; ')}.`;
 }
 
 function messageFor(status: number, serviceError: string, details: string, context: ErrorContext) {
@@ -94,7 +117,7 @@ function messageFor(status: number, serviceError: string, details: string, conte
 		case 429:
 			return {
 				message: 'The Partner Payroll API rate limit was reached, even after retrying',
-				description: `The service allows a fixed number of requests per second per application. Lower the parallelism with Options > Batching. ${serviceSaid}`,
+				description: `The service allows a fixed number of requests per second per application. ${context.rateLimitAdvice ?? NODE_RATE_LIMIT_ADVICE} ${serviceSaid}`,
 			};
 		default:
 			return {
@@ -119,13 +142,12 @@ export function apiErrorFromResponse(
 	const { message, description } = messageFor(response.statusCode, serviceError, details, context);
 	const error = new PartnerPayrollApiError(node, body as JsonObject, {
 		message,
-		description,
+		description: `${description}${listedErrors(body)}`,
 		httpCode: String(response.statusCode),
 		itemIndex: context.itemIndex,
 	});
-	if (RETRYABLE_STATUSES.includes(response.statusCode)) {
-		error.retryAfterMs = retryAfterMs(response);
-	}
+	error.retryable = RETRYABLE_STATUSES.includes(response.statusCode);
+	if (error.retryable) error.retryAfterMs = askedWaitMs(response);
 	return error;
 }
 
@@ -138,31 +160,60 @@ export function throwIfApiError(
 }
 
 /**
- * A failure without an answer (connection reset, truncated body, timeout). The engine's own
- * error would carry the request configuration, headers included, so only the cause is kept.
+ * A failure without a complete answer (connection reset or refused, timeout, truncated body). The
+ * engine's own error would carry the request configuration, headers included, so only the cause is kept.
  */
 export function connectionError(
 	node: INode,
-	cause: unknown,
-	itemIndex?: number,
+	reason: string,
+	context: ErrorContext = {},
 ): PartnerPayrollApiError {
-	const { code, message } = (cause ?? {}) as { code?: string; message?: string };
-	const reason = code ?? message ?? 'unknown error';
 	const error = new PartnerPayrollApiError(node, { message: reason } as JsonObject, {
 		message: `Could not get a complete answer from the Partner Payroll API (${reason})`,
 		description:
-			'The connection failed or the answer was cut off; the request was retried before giving up.',
-		itemIndex,
+			'The connection failed, timed out or the answer was cut off. The request was sent again, within the limits stated in the README, before giving up.',
+		itemIndex: context.itemIndex,
 	});
-	error.retryAfterMs = DEFAULT_RETRY_AFTER_MS;
+	error.retryable = true;
 	return error;
+}
+
+/**
+ * A write whose outcome is unknown: it reached the service, and no answer said it was refused.
+ * Sending it again could record it twice, so it never is.
+ */
+export function uncertainWriteError(
+	node: INode,
+	whatHappened: string,
+	context: ErrorContext = {},
+): NodeOperationError {
+	const effect = context.effect ?? 'The request';
+	return new NodeOperationError(
+		node,
+		`${effect} may have been recorded: ${whatHappened} after the request was sent`,
+		{
+			itemIndex: context.itemIndex,
+			description: `It was not sent again, because a second request could record it twice. Before running this node again, check with the Partner Payroll provider whether it was recorded; run again only if it was not.`,
+		},
+	);
 }
 
 /** A success status with a body that is not the JSON the operation returns. */
 export function malformedAnswerError(node: INode, itemIndex?: number): PartnerPayrollApiError {
 	return new PartnerPayrollApiError(node, { message: 'malformed answer' } as JsonObject, {
 		message: 'The Partner Payroll API returned an answer that is not valid JSON',
-		description: 'The answer was cut off or is not in the documented format. Try again later.',
+		description:
+			'The answer is not in the documented format (for example an HTML page from a proxy). Check the API Base URL of the credential, or try again later.',
 		itemIndex,
 	});
+}
+
+/** Failures that sending again cannot mend, each with what to do about it. */
+export function setupError(
+	node: INode,
+	message: string,
+	description: string,
+	itemIndex?: number,
+): NodeOperationError {
+	return new NodeOperationError(node, message, { itemIndex, description });
 }

@@ -1,66 +1,45 @@
-import {
-	NodeOperationError,
-	sleep,
-	type IDataObject,
-	type IHttpRequestMethods,
-	type IN8nHttpFullResponse,
-	type INode,
+import type {
+	IDataObject,
+	IHttpRequestMethods,
+	IN8nHttpFullResponse,
+	IPollFunctions,
 } from 'n8n-workflow';
 
 import type { Connection, PartnerPayrollFunctions } from './credentials';
-import {
-	PartnerPayrollApiError,
-	connectionError,
-	throwIfApiError,
-	type ErrorContext,
-} from './errors';
-
-/** Retries after the first attempt; with Retry-After capped at 30 s a request gives up within about 2 minutes. */
-export const MAX_RETRIES = 3;
-
-/**
- * Sends, and repeats the sending while the service answers 429/5xx or the connection fails,
- * waiting what the service asks for (Retry-After, rate-limit headers). Other errors pass through.
- */
-export async function withRetry<T>(
-	node: INode,
-	send: () => Promise<T>,
-	itemIndex?: number,
-): Promise<T> {
-	for (let attempt = 0; ; attempt++) {
-		let failure: PartnerPayrollApiError | NodeOperationError;
-		try {
-			return await send();
-		} catch (error) {
-			failure =
-				error instanceof PartnerPayrollApiError || error instanceof NodeOperationError
-					? error
-					: connectionError(node, error, itemIndex);
-		}
-		if (
-			!(failure instanceof PartnerPayrollApiError) ||
-			failure.retryAfterMs === undefined ||
-			attempt >= MAX_RETRIES
-		) {
-			throw failure;
-		}
-		await sleep(Math.max(failure.retryAfterMs, 250 * 2 ** attempt));
-	}
-}
+import { NODE_RATE_LIMIT_ADVICE, throwIfApiError, type ErrorContext } from './errors';
+import { sendWithPolicy } from './requestPolicy';
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
-	/** Path below the API base URL, already encoded. */
+	/** Path below the API base URL, already encoded; or a full URL (introspection). */
 	path: string;
 	qs?: IDataObject;
 	body?: IDataObject;
+	headers?: IDataObject;
 	/** Ask for the raw bytes (files) instead of parsed JSON. */
 	binary?: boolean;
+	/** A POST that only reads (introspection) may be sent again like a GET. */
+	readOnly?: boolean;
+	/** An earlier deadline of the caller (epoch ms), e.g. the trigger's poll budget. */
+	deadline?: number;
 }
 
-const REQUEST_TIMEOUT_MS = 120_000;
+export const TRIGGER_RATE_LIMIT_ADVICE =
+	'Poll less often: raise Poll Times of this trigger, or watch fewer months or document types.';
 
-/** A request outside the declarative routing (trigger, document downloads of a listing). */
+function isPoll(context: PartnerPayrollFunctions): context is IPollFunctions {
+	return typeof (context as IPollFunctions).__emit === 'function';
+}
+
+/** The execution's cancel signal, where the context has one (a poll has none). */
+export function cancelSignalOf(context: PartnerPayrollFunctions): AbortSignal | undefined {
+	return 'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined;
+}
+
+/**
+ * A request outside the declarative routing (trigger, introspection, document downloads of a
+ * listing), under the package's request policy.
+ */
 export async function apiRequest(
 	context: PartnerPayrollFunctions,
 	connection: Connection,
@@ -68,30 +47,44 @@ export async function apiRequest(
 	errorContext: ErrorContext = {},
 ): Promise<IN8nHttpFullResponse> {
 	const node = context.getNode();
-	return await withRetry(
-		node,
-		async () => {
+	const fullContext: ErrorContext = {
+		rateLimitAdvice: isPoll(context) ? TRIGGER_RATE_LIMIT_ADVICE : NODE_RATE_LIMIT_ADVICE,
+		...errorContext,
+	};
+	const isFullUrl = /^https?:\/\//i.test(request.path);
+	return await sendWithPolicy(
+		{
+			node,
+			method: request.method,
+			idempotent: request.readOnly,
+			errorContext: fullContext,
+			signal: cancelSignalOf(context),
+			deadline: request.deadline,
+		},
+		async ({ timeoutMs }) => {
 			const response = (await context.helpers.httpRequestWithAuthentication.call(
 				context,
 				connection.credentialType,
 				{
 					method: request.method,
-					baseURL: connection.baseUrl,
+					baseURL: isFullUrl ? undefined : connection.baseUrl,
 					url: request.path,
 					qs: request.qs,
 					body: request.body,
 					json: !request.binary,
 					encoding: request.binary ? 'arraybuffer' : undefined,
-					headers: { Accept: request.binary ? '*/*' : 'application/json' },
-					timeout: REQUEST_TIMEOUT_MS,
+					headers: {
+						Accept: request.binary ? '*/*' : 'application/json',
+						...(request.headers ?? {}),
+					},
+					timeout: timeoutMs,
 					ignoreHttpStatusErrors: true,
 					returnFullResponse: true,
 				},
 			)) as IN8nHttpFullResponse;
-			throwIfApiError(node, response, errorContext);
+			throwIfApiError(node, response, fullContext);
 			return response;
 		},
-		errorContext.itemIndex,
 	);
 }
 

@@ -51,11 +51,24 @@ export async function testCredential(
 			credentials: { [credentialType.name]: data },
 		});
 	} catch (error) {
-		const status = (error as { httpCode?: string }).httpCode;
-		return {
-			status: 'Error',
-			message: status ? `Received HTTP status code: ${status}` : (error as Error).message,
-		};
+		// As n8n's CredentialsTester: the status of the answer, a responseCode rule's message for it.
+		const cause = (
+			error as { cause?: { response?: { status: number; statusText?: string }; code?: string } }
+		).cause;
+		if (cause?.response) {
+			const status = cause.response.status;
+			for (const rule of testRequest.rules ?? []) {
+				if (rule.type === 'responseCode' && rule.properties.value === status) {
+					return { status: 'Error', message: rule.properties.message };
+				}
+			}
+			return {
+				status: 'Error',
+				message: cause.response.statusText || `Received HTTP status code: ${status}`,
+			};
+		}
+		if (cause?.code) return { status: 'Error', message: cause.code };
+		return { status: 'Error', message: (error as Error).message };
 	}
 	for (const rule of testRequest.rules ?? []) {
 		if (

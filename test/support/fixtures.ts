@@ -1,6 +1,8 @@
 import { createHash } from 'crypto';
 import type { IDataObject, INodeExecutionData, INodeParameters, INodeType } from 'n8n-workflow';
 
+import { commonDeclarativeNodeOptionParameters } from 'n8n-core/dist/nodes-loader/constants';
+
 import sandboxClients from '../../sandbox/clients.json';
 import { runDeclarativeNode, type TestCredentials } from './n8n-harness';
 import { startSandbox, type Sandbox } from './sandbox';
@@ -18,6 +20,8 @@ export const ALL_SCOPES = [
 export const DEFAULT_CLIENT = sandboxClients[0];
 
 export const partnerPayroll: INodeType = new PartnerPayroll();
+// As n8n's loader does for every declarative node: the Request Options (batching, timeout...).
+partnerPayroll.description.properties.push(commonDeclarativeNodeOptionParameters);
 
 export interface LoggedRequest {
 	time: string;
@@ -112,7 +116,11 @@ export class SandboxSession {
 export async function runPartnerPayroll(
 	parameters: INodeParameters,
 	credentials: TestCredentials,
-	options: { items?: INodeExecutionData[]; continueOnFail?: boolean } = {},
+	options: {
+		items?: INodeExecutionData[];
+		continueOnFail?: boolean;
+		abortSignal?: AbortSignal;
+	} = {},
 ): Promise<INodeExecutionData[]> {
 	const authentication = 'partnerPayrollOAuth2Api' in credentials ? 'oAuth2' : 'accessToken';
 	return await runDeclarativeNode(partnerPayroll, {

@@ -93,6 +93,8 @@ export interface NodeRun {
 	items?: INodeExecutionData[];
 	continueOnFail?: boolean;
 	nodeName?: string;
+	/** The execution's cancel signal, as n8n passes it when the user stops an execution. */
+	abortSignal?: AbortSignal;
 }
 
 function buildNode(nodeType: INodeType, run: NodeRun): INode {
@@ -165,6 +167,7 @@ export async function runDeclarativeNode(
 		{ main: [items] },
 		{ node, data: { main: [items] }, source: null },
 		[],
+		run.abortSignal,
 	);
 	const output = await new RoutingNode(context, nodeType).runNode();
 	return output?.[0] ?? [];

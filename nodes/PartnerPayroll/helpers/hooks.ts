@@ -14,12 +14,18 @@ import {
 import { fileNamePart, fileToItem } from '../../shared/binary';
 import { resolveCompanyId } from '../../shared/company';
 import { getConnection } from '../../shared/credentials';
+import { parseDocumentReference, type DocumentReference } from '../../shared/documentReference';
 import { withListedDocumentPdf } from '../../shared/documents';
-import { malformedAnswerError, throwIfApiError, type ErrorContext } from '../../shared/errors';
+import {
+	NODE_RATE_LIMIT_ADVICE,
+	malformedAnswerError,
+	throwIfApiError,
+	type ErrorContext,
+} from '../../shared/errors';
 import { normalizeMonth, type MonthField } from '../../shared/month';
-import { withRetry } from '../../shared/transport';
+import { isIdempotent, sendWithPolicy } from '../../shared/requestPolicy';
+import { cancelSignalOf } from '../../shared/transport';
 import { accountingEntriesFromCsv } from './accountingCsv';
-import { parseDocumentReference } from './documentReference';
 
 const MONTH: MonthField = { name: 'month', displayName: 'Month' };
 const MONTH_OF_APPLICATION: MonthField = {
@@ -121,31 +127,50 @@ export async function sendMonthAsDate(
 	return requestOptions;
 }
 
-export async function fillDocumentId(
+async function documentReferenceOf(context: IExecuteSingleFunctions): Promise<DocumentReference> {
+	const { baseUrl } = await getConnection(context);
+	return parseDocumentReference(
+		String(context.getNodeParameter('documentId', '')),
+		baseUrl,
+		context.getNode(),
+		context.getItemIndex(),
+	);
+}
+
+/** The company of a document: the one its documentUrl names, else the node's company. */
+async function documentCompanyIdOf(
+	context: IExecuteSingleFunctions,
+	reference: DocumentReference,
+): Promise<string> {
+	const typed = String(context.getNodeParameter('companyId', '') ?? '').trim();
+	if (reference.companyId === undefined) return await companyIdOf(context);
+	if (typed && typed !== reference.companyId) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Document ID is a document of company "${reference.companyId}", not of company "${typed}"`,
+			{
+				itemIndex: context.getItemIndex(),
+				description: 'Leave Company ID empty: a documentUrl names its company.',
+			},
+		);
+	}
+	return reference.companyId;
+}
+
+/**
+ * A documentUrl is downloaded from the listed path itself (the spec: "the API path from which the
+ * document is downloaded"); a bare id from the documented path. A documentUrl names its company, so
+ * it needs no company lookup.
+ */
+export async function fillDocumentPath(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const { baseUrl } = await getConnection(this);
-	const reference = parseDocumentReference(
-		String(this.getNodeParameter('documentId', '')),
-		baseUrl,
-		this.getNode(),
-		this.getItemIndex(),
-	);
-	if (reference.companyId !== undefined) {
-		const companyId = await companyIdOf(this);
-		if (reference.companyId !== companyId) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`Document ID is a document of company "${reference.companyId}", not of company "${companyId}"`,
-				{ itemIndex: this.getItemIndex() },
-			);
-		}
-	}
-	requestOptions.url = String(requestOptions.url).replace(
-		'{documentId}',
-		encodeURIComponent(reference.documentId),
-	);
+	const reference = await documentReferenceOf(this);
+	const companyId = await documentCompanyIdOf(this, reference);
+	requestOptions.url =
+		reference.path ??
+		`/companies/${encodeURIComponent(companyId)}/documents/${encodeURIComponent(reference.documentId)}`;
 	return requestOptions;
 }
 
@@ -162,18 +187,16 @@ export async function fillCompanyId(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const companyId = await companyIdOf(this);
-	requestOptions.url = String(requestOptions.url).replace(
-		'{companyId}',
-		encodeURIComponent(companyId),
-	);
+	const url = String(requestOptions.url);
+	if (!url.includes('{companyId}')) return requestOptions;
+	requestOptions.url = url.replace('{companyId}', encodeURIComponent(await companyIdOf(this)));
 	return requestOptions;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Post-receive hooks
 
-export function apiErrorHook(errorContext: ErrorContext = {}): PostReceiveAction {
+export function apiErrorHook(errorContext: ErrorContext = {}, write = false): PostReceiveAction {
 	return async function throwOnApiError(
 		this: IExecuteSingleFunctions,
 		items: INodeExecutionData[],
@@ -181,8 +204,9 @@ export function apiErrorHook(errorContext: ErrorContext = {}): PostReceiveAction
 	): Promise<INodeExecutionData[]> {
 		const itemIndex = this.getItemIndex();
 		throwIfApiError(this.getNode(), response, { ...errorContext, itemIndex });
-		// A JSON operation that got text back (cut off or garbled) must not pass the text on.
-		if (response.statusCode !== 204 && typeof response.body === 'string') {
+		// A write succeeded with any 2xx, whatever its body. A read that got text back (garbled, or
+		// an HTML page) must not pass the text on.
+		if (!write && typeof response.body === 'string') {
 			throw malformedAnswerError(this.getNode(), itemIndex);
 		}
 		return items;
@@ -260,19 +284,34 @@ export async function documentToItem(
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
-	const companyId = await companyIdOf(this);
-	const { baseUrl } = await getConnection(this);
-	const { documentId } = parseDocumentReference(
-		String(this.getNodeParameter('documentId', '')),
-		baseUrl,
-		this.getNode(),
-	);
+	const reference = await documentReferenceOf(this);
+	const companyId = await documentCompanyIdOf(this, reference);
+	const { documentId } = reference;
 	const expected = { fileName: `${fileNamePart(documentId)}.pdf`, mimeType: 'application/pdf' };
 	return [
 		await fileToItem(this, response, expected, binaryPropertyNameOf(this), {
 			companyId,
 			documentId,
 		}),
+	];
+}
+
+/** Get Status: the month and company it answers for travel with the status. */
+export async function payrollStatusToItem(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const body = response.body as IDataObject;
+	return [
+		{
+			json: {
+				companyId: await companyIdOf(this),
+				month: monthOf(this),
+				status: body.status,
+				executionEndDate: body.executionEndDate ?? null,
+			},
+		},
 	];
 }
 
@@ -309,18 +348,31 @@ export async function confirmBillingDeclaration(
 // Request operation
 
 /**
- * Every operation routes through here (`send.paginate`): the declarative engine's pagination hook
- * is its only place that may repeat a request, which the 429/5xx retry needs.
+ * Every operation's request goes through here (`send.paginate`): the declarative engine's
+ * pagination hook is its only place that may send a request again. The package's request policy
+ * decides whether it does; the post-receive hooks' own downloads end final, so they never re-read.
  */
-export async function sendWithRetry(
-	this: IExecutePaginationFunctions,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-): Promise<INodeExecutionData[]> {
-	return await withRetry(
-		this.getNode(),
-		async () => await this.makeRoutingRequest(requestData),
-		this.getItemIndex(),
-	);
+function sendUnderPolicy(errorContext: ErrorContext) {
+	return async function sendOperationRequest(
+		this: IExecutePaginationFunctions,
+		requestData: DeclarativeRestApiSettings.ResultOptions,
+	): Promise<INodeExecutionData[]> {
+		const { options } = requestData;
+		return await sendWithPolicy(
+			{
+				node: this.getNode(),
+				method: options.method,
+				errorContext: { ...errorContext, itemIndex: this.getItemIndex() },
+				signal: cancelSignalOf(this),
+			},
+			async ({ timeoutMs }) =>
+				await this.makeRoutingRequest({
+					...requestData,
+					// The node's Timeout option, when lower, still wins.
+					options: { ...options, timeout: Math.min(options.timeout ?? timeoutMs, timeoutMs) },
+				}),
+		);
+	};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -328,18 +380,25 @@ export async function sendWithRetry(
 
 interface OperationRouting {
 	method: 'GET' | 'POST';
-	/** Path template below the API base URL, with `{companyId}` and `{documentId}` placeholders. */
+	/** Path template below the API base URL, with a `{companyId}` placeholder. */
 	path: string;
 	/** The answer is a file. */
 	binary?: boolean;
 	country?: ErrorContext['country'];
+	/** What a write does, for "may have been recorded" errors, e.g. "The billing declaration". */
+	effect?: string;
 	/** Local checks and request building; the company lookup is appended last. */
 	preSend?: PreSendAction[];
 	postReceive?: PostReceiveAction[];
 }
 
-/** The routing every operation of the node shares: retry, local checks first, one error map. */
+/** The routing every operation of the node shares: request policy, local checks first, one error map. */
 export function operationRouting(operation: OperationRouting) {
+	const errorContext: ErrorContext = {
+		country: operation.country,
+		effect: operation.effect,
+		rateLimitAdvice: NODE_RATE_LIMIT_ADVICE,
+	};
 	return {
 		request: {
 			method: operation.method,
@@ -349,9 +408,10 @@ export function operationRouting(operation: OperationRouting) {
 				: {}),
 		},
 		send: { paginate: true, preSend: [...(operation.preSend ?? []), fillCompanyId] },
+		operations: { pagination: sendUnderPolicy(errorContext) },
 		output: {
 			postReceive: [
-				apiErrorHook({ country: operation.country }),
+				apiErrorHook(errorContext, !isIdempotent(operation.method)),
 				oneItemPerArrayElement,
 				...(operation.postReceive ?? []),
 			],

@@ -22,6 +22,7 @@ export const billingDeclarationOperations: INodeProperties = {
 			routing: operationRouting({
 				method: 'POST',
 				path: '/companies/{companyId}/billing-declarations',
+				effect: 'The billing declaration',
 				preSend: [sendBillingDeclaration],
 				postReceive: [confirmBillingDeclaration],
 			}),

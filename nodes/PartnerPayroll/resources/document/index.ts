@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import {
 	attachListedDocuments,
 	documentToItem,
-	fillDocumentId,
+	fillDocumentPath,
 	operationRouting,
 } from '../../helpers/hooks';
 import { downloadFields } from './download';
@@ -34,9 +34,9 @@ export const documentOperations: INodeProperties = {
 			description: 'Download a listed document as a PDF file, by ID or by its documentUrl',
 			routing: operationRouting({
 				method: 'GET',
-				path: '/companies/{companyId}/documents/{documentId}',
+				path: '/companies/{companyId}/documents',
 				binary: true,
-				preSend: [fillDocumentId],
+				preSend: [fillDocumentPath],
 				postReceive: [documentToItem],
 			}),
 		},

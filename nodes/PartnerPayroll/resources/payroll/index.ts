@@ -1,6 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { operationRouting, paymentFileToItem, sendMonthAsDate } from '../../helpers/hooks';
+import {
+	operationRouting,
+	paymentFileToItem,
+	payrollStatusToItem,
+	sendMonthAsDate,
+} from '../../helpers/hooks';
 import { downloadPaymentFileFields } from './downloadPaymentFile';
 import { getStatusFields } from './getStatus';
 
@@ -29,11 +34,13 @@ export const payrollOperations: INodeProperties = {
 			name: 'Get Status',
 			value: 'getStatus',
 			action: 'Get the payroll status of a month',
-			description: 'Whether the payroll of a month is completed, and when its last run ended',
+			description:
+				'Whether the payroll of a month is completed, and when its last run ended, with the company and month',
 			routing: operationRouting({
 				method: 'GET',
 				path: '/companies/{companyId}/payroll-status',
 				preSend: [sendMonthAsDate],
+				postReceive: [payrollStatusToItem],
 			}),
 		},
 	],

@@ -14,6 +14,8 @@ describe('payroll', () => {
 			session.accessToken(token),
 		);
 		expect(item.json).toEqual({
+			companyId: 'FR1001',
+			month: '202610',
 			status: 'completed',
 			executionEndDate: '2026-10-28T17:42:05.000Z',
 		});
@@ -25,7 +27,12 @@ describe('payroll', () => {
 			{ resource: 'payroll', operation: 'getStatus', companyId: 'FR1001', month: '2026-11' },
 			session.accessToken(token),
 		);
-		expect(item.json).toEqual({ status: 'not_completed', executionEndDate: null });
+		expect(item.json).toEqual({
+			companyId: 'FR1001',
+			month: '202611',
+			status: 'not_completed',
+			executionEndDate: null,
+		});
 	});
 
 	it.each([

@@ -118,13 +118,14 @@ describe('newDocument: new documents', () => {
 				mimeType: 'application/pdf',
 			});
 		}
-		// Two listings, then one download per new document; nothing for the documents already seen.
+		// Two listings, then one download per new document from its listed documentUrl; nothing for
+		// the documents already seen.
 		expect(await requestLines(session)).toEqual([
 			'GET /companies/GB3001/auto-enrolment-documents',
 			'GET /companies/GB3001/income-taxes-documents',
-			'GET /companies/GB3001/documents/gb3001-p60-2025-002',
-			'GET /companies/GB3001/documents/gb3001-ae-2026-001',
+			...items.map((item) => `GET ${String(item.json.documentUrl)}`),
 		]);
+		expect(items.every((item) => String(item.json.documentUrl).includes('/contracts/'))).toBe(true);
 		expect(await trigger.poll()).toBeNull();
 	});
 

@@ -1,6 +1,6 @@
 import type { INode } from 'n8n-workflow';
 
-import { parseDocumentReference } from '../../../../nodes/PartnerPayroll/helpers/documentReference';
+import { parseDocumentReference } from '../../../nodes/shared/documentReference';
 
 const node = { name: 'Partner Payroll' } as INode;
 const base = 'https://api.example.com/partner/v1';
@@ -16,6 +16,7 @@ describe('parseDocumentReference', () => {
 		).toEqual({
 			companyId: 'GB3001',
 			documentId: 'doc 42',
+			path: '/companies/GB3001/contracts/ctr_1/documents/doc%2042',
 		});
 	});
 
@@ -23,6 +24,7 @@ describe('parseDocumentReference', () => {
 		expect(parseDocumentReference(`${base}/companies/GB3001/documents/doc_1`, base, node)).toEqual({
 			companyId: 'GB3001',
 			documentId: 'doc_1',
+			path: '/companies/GB3001/documents/doc_1',
 		});
 	});
 
@@ -35,6 +37,8 @@ describe('parseDocumentReference', () => {
 		['/companies/GB3001/payment-files', /not a document path/],
 		['/companies/GB3001/documents/../../admin', /not a document path/],
 		['/companies/GB3001/documents/%2E%2E', /not a document path/],
+		['/companies/../admin/documents/doc_1', /not a document path/],
+		['/companies/GB3001/contracts/%2e%2e/documents/doc_1', /not a document path/],
 		['..', /not a document id/],
 		['   ', /is empty/],
 	])('refuses %p', (input, message) => {

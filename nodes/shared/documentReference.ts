@@ -4,6 +4,8 @@ export interface DocumentReference {
 	documentId: string;
 	/** Company named in a documentUrl; absent for a bare id. */
 	companyId?: string;
+	/** The listed path below the API base URL (a documentUrl), where the PDF is downloaded from. */
+	path?: string;
 }
 
 // The listings' documentUrl shape (spec sample), below the API base URL.
@@ -54,8 +56,9 @@ export function parseDocumentReference(
 	}
 	const match = DOCUMENT_PATH.exec(path);
 	const documentId = match ? safeDecode(match[2]) : '';
-	if (!match || documentId === '.' || documentId === '..') {
+	const climbs = path.split('/').some((segment) => ['.', '..'].includes(safeDecode(segment)));
+	if (!match || climbs) {
 		throw refuse(`"${input}" is not a document path of the API (/companies/<id>/…/documents/<id>)`);
 	}
-	return { companyId: safeDecode(match[1]), documentId };
+	return { companyId: safeDecode(match[1]), documentId, path: path.replace(/\/+$/, '') };
 }

@@ -1,0 +1,157 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { SandboxSession, runPartnerPayroll } from '../support/fixtures';
+import { closedPort, pause } from '../support/network';
+
+// The fault matrix of docs/reliability.md: every fault the sandbox can inject, against one
+// operation of each kind, run through n8n-core's routing engine over real HTTP.
+
+export type OperationKind = 'jsonGet' | 'binaryGet' | 'post';
+
+interface MatrixOperation {
+	label: string;
+	/** Path the sandbox logs for this operation's request. */
+	path: string;
+	parameters: INodeParameters;
+}
+
+const COMPANY = 'FR1001';
+const MONTH = '202610';
+
+export const OPERATIONS: Record<OperationKind, MatrixOperation> = {
+	jsonGet: {
+		label: 'JSON GET (Payroll → Get Status)',
+		path: `/api/v1/companies/${COMPANY}/payroll-status`,
+		parameters: { resource: 'payroll', operation: 'getStatus', companyId: COMPANY, month: MONTH },
+	},
+	binaryGet: {
+		label: 'Binary GET (Payroll → Download Payment File)',
+		path: `/api/v1/companies/${COMPANY}/payment-files`,
+		parameters: {
+			resource: 'payroll',
+			operation: 'downloadPaymentFile',
+			companyId: COMPANY,
+			month: MONTH,
+		},
+	},
+	post: {
+		label: 'POST (Billing Declaration → Create)',
+		path: `/api/v1/companies/${COMPANY}/billing-declarations`,
+		parameters: {
+			resource: 'billingDeclaration',
+			operation: 'create',
+			companyId: COMPANY,
+			monthOfApplication: MONTH,
+			quantityByProducts: { product: [{ productName: 'Payroll', quantity: 3 }] },
+		},
+	},
+};
+
+export interface FaultRow {
+	label: string;
+	/** A sandbox fault (path and method are added per operation). */
+	fault?: IDataObject;
+	/** Point the credential at a port where nothing listens. */
+	refused?: boolean;
+	/** The node's Timeout option (Request Options), in ms. */
+	timeoutMs?: number;
+	/** The sandbox logs a request when its answer ends, which may be after the client gave up. */
+	settleMs?: number;
+}
+
+export const FAULTS: Record<string, FaultRow> = {
+	'429-retry-after': {
+		label: '429 with `Retry-After: 1`',
+		fault: { type: 'status', status: 429, retryAfter: 1 },
+	},
+	'429': { label: '429 without `Retry-After`', fault: { type: 'status', status: 429 } },
+	'429-too-long': {
+		label: '429 with `Retry-After: 120` (above the 30 s cap)',
+		fault: { type: 'status', status: 429, retryAfter: 120 },
+	},
+	'500': { label: '500 once', fault: { type: 'status', status: 500 } },
+	'502': { label: '502 once', fault: { type: 'status', status: 502 } },
+	'503': { label: '503 once', fault: { type: 'status', status: 503 } },
+	'504': { label: '504 once', fault: { type: 'status', status: 504 } },
+	'503-always': {
+		label: '503 on every attempt',
+		fault: { type: 'status', status: 503, count: 10 },
+	},
+	'502-after-effect': {
+		label: '502 after the request took effect',
+		fault: { type: 'status', status: 502, afterEffect: true },
+	},
+	refused: { label: 'Connection refused (nothing listens)', refused: true },
+	'reset-before': { label: 'Reset before the answer', fault: { type: 'reset' } },
+	'reset-after-effect': {
+		label: 'Reset after the request took effect',
+		fault: { type: 'reset', afterEffect: true },
+	},
+	timeout: {
+		label: 'Timeout (effect at once, answer after 1.5 s; Timeout option 0.5 s)',
+		fault: { type: 'delay', delayMs: 1500, afterEffect: true },
+		timeoutMs: 500,
+		settleMs: 1500,
+	},
+	truncated: {
+		label: 'Truncated body (connection cut mid-answer; a 204 has no body to cut)',
+		fault: { type: 'truncate' },
+	},
+	malformed: {
+		label: 'Malformed 200 (broken JSON, or HTML for files)',
+		fault: { type: 'malformed' },
+	},
+	'html-error-page': {
+		label: 'HTML error page (502 from a proxy)',
+		fault: { type: 'status', status: 502, html: true },
+	},
+};
+
+export interface MatrixResult {
+	/** Requests the service received. */
+	requests: number;
+	succeeded: boolean;
+	/** The error message n8n shows, when the run failed. */
+	message?: string;
+	/** Billing declarations the service recorded (POST only). */
+	declarations?: number;
+}
+
+export async function runMatrixCell(
+	session: SandboxSession,
+	operationKind: OperationKind,
+	row: FaultRow,
+): Promise<MatrixResult> {
+	const operation = OPERATIONS[operationKind];
+	await session.reset();
+	const token = await session.token(COMPANY);
+	if (row.fault) {
+		await session.injectFault({
+			...row.fault,
+			path: operation.path,
+			method: operationKind === 'post' ? 'POST' : 'GET',
+		});
+	}
+	const baseUrl = row.refused ? `http://127.0.0.1:${await closedPort()}/api/v1` : undefined;
+	const parameters: INodeParameters = row.timeoutMs
+		? { ...operation.parameters, requestOptions: { timeout: row.timeoutMs } }
+		: operation.parameters;
+	await session.clearRequests();
+
+	let succeeded = true;
+	let message: string | undefined;
+	try {
+		await runPartnerPayroll(parameters, session.accessToken(token, { baseUrl }));
+	} catch (error) {
+		succeeded = false;
+		message = (error as Error).message;
+	}
+	if (row.settleMs) await pause(row.settleMs);
+	const requests = (await session.requests()).filter((entry) => entry.path === operation.path);
+	const declarations =
+		operationKind === 'post'
+			? ((await session.control('GET', `/billing-declarations?companyId=${COMPANY}`)) as unknown[])
+					.length
+			: undefined;
+	return { requests: requests.length, succeeded, message, declarations };
+}
