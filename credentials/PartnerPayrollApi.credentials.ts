@@ -34,7 +34,7 @@ export class PartnerPayrollApi implements ICredentialType {
 		{
 			...authServerUrlField,
 			description:
-				'Optional. With it, the credential test checks the token by introspection, and an empty Company ID in the node means the company of the token.',
+				'Address of the authorization server. The credential Test checks the token by introspection there, and an empty Company ID in the nodes means the company of the token.',
 		},
 	];
 

@@ -35,7 +35,6 @@ export class PartnerPayrollOAuth2Api implements ICredentialType {
 		apiBaseUrlField,
 		{
 			...authServerUrlField,
-			required: true,
 			description:
 				'Address of the authorization server; /authorize, /token and /introspect are below it',
 		},

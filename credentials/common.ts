@@ -1,4 +1,8 @@
-import type { ICredentialTestRequest, INodeProperties } from 'n8n-workflow';
+import type {
+	IAuthenticateRuleResponseSuccessBody,
+	ICredentialTestRequest,
+	INodeProperties,
+} from 'n8n-workflow';
 
 export const apiBaseUrlField: INodeProperties = {
 	displayName: 'API Base URL',
@@ -14,28 +18,60 @@ export const authServerUrlField: INodeProperties = {
 	displayName: 'Authorization Server URL',
 	name: 'authServerUrl',
 	type: 'string',
+	required: true,
 	default: '',
 	placeholder: 'https://auth.example.com',
 };
 
+/** An error body's `code` (the service sends the HTTP status there) and what it most likely means. */
+const CAUSE_BY_CODE: Array<[number, string]> = [
+	[
+		400,
+		'The authorization server refused the introspection request (400). Check the Authorization Server URL.',
+	],
+	[
+		401,
+		'The token was refused (401): it is invalid, revoked or replaced by a newer one. Reconnect or paste a new token.',
+	],
+	[
+		403,
+		'The token may not be checked (403): it lacks a scope or the application is not allowed. Check the scopes of the token.',
+	],
+	[
+		404,
+		'Nothing answers at the Authorization Server URL (404). Check the address: the test calls <Authorization Server URL>/introspect.',
+	],
+	[429, 'The authorization server asks to slow down (429). Try again in a minute.'],
+	...[500, 502, 503, 504].map((status): [number, string] => [
+		status,
+		`The authorization server failed (${status}). Try again later, or check the Authorization Server URL.`,
+	]),
+];
+
 /**
- * The "Test" of both credentials. With an authorization server: introspection, token in the
- * bearer header and in the JSON body (the service needs both). Without one, a company read with a
- * placeholder id: 401 means a bad token, while 404 (another company) proves the token was accepted.
- * HTTP errors are not thrown so the rules below can turn the service's answer into a clear message.
+ * The "Test" of both credentials: introspection, the token in the bearer header and in the JSON body
+ * (the service needs both). Every answer reaches the rules (n8n 2.8 drops the status of a failed
+ * test request and shows a generic text); only an answer with `active` other than false passes, so
+ * any error status, HTML page or foreign JSON fails, with the likely cause where the body names one.
  */
 export function credentialTestRequest(tokenExpression: string): ICredentialTestRequest {
 	return {
 		request: {
-			method: '={{$credentials.authServerUrl ? "POST" : "GET"}}' as 'POST',
-			baseURL: '={{$credentials.authServerUrl || $credentials.baseUrl}}',
-			url: '={{$credentials.authServerUrl ? "/introspect" : "/companies/credential-test"}}',
+			method: 'POST',
+			baseURL: '={{String($credentials.authServerUrl || "").trim().replace(/\\/+$/, "")}}',
+			url: '/introspect',
 			headers: { 'Content-Type': 'application/json' },
 			body: { token: `={{${tokenExpression}}}` },
 			json: true,
 			ignoreHttpStatusErrors: true,
 		},
 		rules: [
+			...CAUSE_BY_CODE.map(
+				([code, message]): IAuthenticateRuleResponseSuccessBody => ({
+					type: 'responseSuccessBody',
+					properties: { key: 'code', value: code, message },
+				}),
+			),
 			{
 				type: 'responseSuccessBody',
 				properties: {
@@ -46,21 +82,13 @@ export function credentialTestRequest(tokenExpression: string): ICredentialTestR
 				},
 			},
 			{
+				// An HTML page, an error without `code`, or any JSON without `active`.
 				type: 'responseSuccessBody',
 				properties: {
-					key: 'code',
-					value: 401,
+					key: 'active',
+					value: undefined,
 					message:
-						'The token was refused (401): it is invalid or revoked. Reconnect or paste a new token.',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'code',
-					value: 400,
-					message:
-						'The authorization server refused the introspection request (400). Check the Authorization Server URL.',
+						'The Authorization Server URL did not answer like an introspection endpoint (no JSON "active" field). Check the address.',
 				},
 			},
 		],

@@ -37,29 +37,6 @@ describe('Partner Payroll Access Token API: Test', () => {
 			message: expect.stringContaining('The token is not active'),
 		});
 	});
-
-	it('without an authorization server: a cheap API call accepts a good token', async () => {
-		const token = await session.token('GB3001');
-		await session.clearRequests();
-		const result = await testCredential(
-			accessTokenType,
-			session.accessToken(token, { authServer: false }).partnerPayrollApi,
-		);
-		expect(result.status).toBe('OK');
-		const [request] = await session.requests();
-		expect(request).toMatchObject({ method: 'GET', path: '/api/v1/companies/credential-test' });
-	});
-
-	it('without an authorization server: a bad token fails', async () => {
-		const result = await testCredential(
-			accessTokenType,
-			session.accessToken('not-a-real-token-dummy', { authServer: false }).partnerPayrollApi,
-		);
-		expect(result).toEqual({
-			status: 'Error',
-			message: expect.stringContaining('The token was refused (401)'),
-		});
-	});
 });
 
 describe('Partner Payroll OAuth2 API: Test', () => {
@@ -77,6 +54,97 @@ describe('Partner Payroll OAuth2 API: Test', () => {
 			status: 'Error',
 			message: expect.stringContaining('The token is not active'),
 		});
+	});
+});
+
+// Each answer of the introspection endpoint a credential test can meet, for both credentials:
+// only a 2xx that says the token is active passes, and each failure names its likely cause.
+const credentials = [
+	[
+		'Access Token',
+		accessTokenType,
+		(token: string) => session.accessToken(token).partnerPayrollApi,
+	],
+	['OAuth2', oauth2Type, (token: string) => session.oauth2(token).partnerPayrollOAuth2Api],
+] as const;
+
+describe.each(credentials)('%s credential Test, answer by answer', (_name, type, dataFor) => {
+	it.each([
+		[400, /refused the introspection request \(400\).*Authorization Server URL/],
+		[401, /token was refused \(401\)/],
+		[403, /\(403\).*scope/],
+		[404, /Nothing answers at the Authorization Server URL \(404\)/],
+		// The real 429 body has no `code` (real-service facts): any answer without `active` fails.
+		[429, /did not answer like an introspection endpoint/],
+		[500, /authorization server failed \(500\)/],
+		[502, /authorization server failed \(502\)/],
+		[503, /authorization server failed \(503\)/],
+		[504, /authorization server failed \(504\)/],
+	])('HTTP %i fails: %p', async (status, message) => {
+		const token = await session.token('FR1001');
+		await session.injectFault({ path: '/oauth/introspect', type: 'status', status });
+		const result = await testCredential(type, dataFor(token));
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(message);
+	});
+
+	it('an HTML page with status 200 fails (not an introspection answer)', async () => {
+		const token = await session.token('FR1001');
+		await session.injectFault({ path: '/oauth/introspect', type: 'malformed' });
+		const result = await testCredential(type, dataFor(token));
+		expect(result).toEqual({
+			status: 'Error',
+			message: expect.stringContaining('did not answer like an introspection endpoint'),
+		});
+	});
+
+	it('a proxy HTML error page (502) fails: not an introspection answer', async () => {
+		const token = await session.token('FR1001');
+		await session.injectFault({
+			path: '/oauth/introspect',
+			type: 'status',
+			status: 502,
+			html: true,
+		});
+		const result = await testCredential(type, dataFor(token));
+		expect(result).toEqual({
+			status: 'Error',
+			message: expect.stringContaining('did not answer like an introspection endpoint'),
+		});
+	});
+
+	it('a wrong Authorization Server URL (the API base URL) fails with 404', async () => {
+		const token = await session.token('FR1001');
+		const data = { ...dataFor(token), authServerUrl: session.sandbox.apiBaseUrl };
+		const result = await testCredential(type, data);
+		expect(result.message).toMatch(/\(404\)/);
+	});
+
+	it('active: false fails', async () => {
+		const token = await session.token('FR1001');
+		await session.control('POST', '/tokens/revoke', { token });
+		const result = await testCredential(type, dataFor(token));
+		expect(result.message).toMatch(/The token is not active/);
+	});
+
+	it('nothing listening fails with the connection error', async () => {
+		const token = await session.token('FR1001');
+		const data = { ...dataFor(token), authServerUrl: 'http://127.0.0.1:9/oauth' };
+		const result = await testCredential(type, data);
+		expect(result).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(/ECONNREFUSED|refused/),
+		});
+	});
+
+	it('sends one POST with the token in the header and the body, never a GET with a body', async () => {
+		const token = await session.token('FR1001');
+		await session.clearRequests();
+		expect((await testCredential(type, dataFor(token))).status).toBe('OK');
+		const requests = await session.requests();
+		expect(requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+			'POST /oauth/introspect',
+		]);
 	});
 });
 
