@@ -1,0 +1,191 @@
+import type { IN8nHttpFullResponse, INode } from 'n8n-workflow';
+
+import { fileNameFromContentDisposition, safeFileName } from '../../../nodes/shared/binary';
+import { apiErrorFromResponse } from '../../../nodes/shared/errors';
+import { SandboxSession, runPartnerPayroll } from '../../support/fixtures';
+import { pause } from '../../support/network';
+
+const session = new SandboxSession();
+beforeAll(async () => await session.start());
+afterAll(async () => await session.stop());
+beforeEach(async () => await session.reset());
+
+const STATUS_PATH = '/api/v1/companies/FR1001/payroll-status';
+const getStatus = {
+	resource: 'payroll',
+	operation: 'getStatus',
+	companyId: 'FR1001',
+	month: '202610',
+};
+
+async function failure(promise: Promise<unknown>): Promise<Error & { description?: string }> {
+	try {
+		await promise;
+	} catch (error) {
+		return error as Error;
+	}
+	throw new Error('expected the run to fail');
+}
+
+describe('cancelling an execution', () => {
+	it('stops a retry wait within a second, without another attempt', async () => {
+		const token = await session.token('FR1001');
+		await session.injectFault({ path: STATUS_PATH, type: 'status', status: 429, retryAfter: 20 });
+		await session.clearRequests();
+		const cancel = new AbortController();
+		const run = failure(
+			runPartnerPayroll(getStatus, session.accessToken(token), { abortSignal: cancel.signal }),
+		);
+		while ((await session.requests()).length === 0) await pause(50);
+		await pause(200); // inside the 20 s wait now
+		const cancelledAt = Date.now();
+		cancel.abort();
+		const error = await run;
+		expect(Date.now() - cancelledAt).toBeLessThan(1000);
+		expect(error.message).toMatch(/cancelled/i);
+		expect(await session.requests()).toHaveLength(1);
+	});
+});
+
+describe('no nested retries', () => {
+	it('a PDF that keeps failing under Download Files: 4 attempts at it, the listing read once', async () => {
+		const token = await session.token('GB3001');
+		const listing = await runPartnerPayroll(
+			{ resource: 'document', operation: 'getIncomeTaxDocuments' },
+			session.accessToken(token),
+		);
+		const [first, second] = listing.map((item) => String(item.json.documentUrl));
+		await session.injectFault({ path: second, type: 'status', status: 503, count: 20 });
+		await session.clearRequests();
+
+		const error = await failure(
+			runPartnerPayroll(
+				{
+					resource: 'document',
+					operation: 'getIncomeTaxDocuments',
+					companyId: 'GB3001',
+					options: { downloadFiles: true },
+				},
+				session.accessToken(token),
+			),
+		);
+
+		expect(error.message).toBe('The Partner Payroll service failed (HTTP 503)');
+		const paths = (await session.requests()).map((request) => request.path);
+		const count = (path: string) => paths.filter((candidate) => candidate.endsWith(path)).length;
+		expect(count('/companies/GB3001/income-taxes-documents')).toBe(1);
+		expect(count(first)).toBe(1);
+		expect(count(second)).toBe(4);
+	}, 30_000);
+});
+
+describe('failures that sending again cannot mend fail at once, with their own message', () => {
+	it('an OAuth2 credential that was never connected: click Connect', async () => {
+		const credentials = session.oauth2('unused');
+		delete credentials.partnerPayrollOAuth2Api.oauthTokenData;
+		await session.clearRequests();
+		const error = await failure(runPartnerPayroll(getStatus, credentials));
+		expect(error.message).toBe('The OAuth2 credential is not connected: click Connect');
+		expect(await session.requests()).toEqual([]);
+	});
+
+	it('a host that does not resolve names the host and the field to check', async () => {
+		const started = Date.now();
+		const error = await failure(
+			runPartnerPayroll(
+				getStatus,
+				session.accessToken('any-token', { baseUrl: 'http://api.partner-payroll.invalid/v1' }),
+			),
+		);
+		expect(error.message).toBe('Cannot find the server api.partner-payroll.invalid');
+		expect(error.description).toMatch(/API Base URL/);
+		expect(Date.now() - started).toBeLessThan(5000);
+	});
+
+	it('a 429 asking for more than 30 s: one request, the asked wait in the message', async () => {
+		const token = await session.token('FR1001');
+		await session.injectFault({ path: STATUS_PATH, type: 'status', status: 429, retryAfter: 90 });
+		await session.clearRequests();
+		const error = await failure(runPartnerPayroll(getStatus, session.accessToken(token)));
+		expect(error.message).toBe('The Partner Payroll API asked to wait 90 s before trying again');
+		expect(error.description).toMatch(/Request Options > Batching/);
+		expect(await session.requests()).toHaveLength(1);
+	});
+});
+
+describe('a documentUrl names its company', () => {
+	it('downloads from the listed path itself, with no Company ID and no token lookup', async () => {
+		const token = await session.token('GB3001');
+		const [listed] = await runPartnerPayroll(
+			{ resource: 'document', operation: 'getAutoEnrolmentDocuments', companyId: 'GB3001' },
+			session.accessToken(token),
+		);
+		await session.clearRequests();
+		const [item] = await runPartnerPayroll(
+			{ resource: 'document', operation: 'download', documentId: String(listed.json.documentUrl) },
+			session.accessToken(token),
+		);
+		expect(item.json).toMatchObject({ companyId: 'GB3001', documentId: listed.json.documentId });
+		expect(
+			(await session.requests()).map((request) => `${request.method} ${request.path}`),
+		).toEqual([`GET /api/v1${String(listed.json.documentUrl)}`]);
+	});
+});
+
+describe('the error map', () => {
+	const node = { name: 'Partner Payroll' } as INode;
+	const answer = (statusCode: number, body: object, headers = {}): IN8nHttpFullResponse => ({
+		statusCode,
+		body,
+		headers,
+	});
+
+	it("shows the body's errors[] entries", () => {
+		const error = apiErrorFromResponse(
+			node,
+			answer(400, {
+				error: 'Bad Request',
+				details: 'monthOfApplication is invalid',
+				errors: [{ field: 'monthOfApplication', message: 'must be YYYYMM' }],
+			}),
+		);
+		expect(error.message).toBe('Bad request: monthOfApplication is invalid');
+		expect(error.description).toContain('"field":"monthOfApplication","message":"must be YYYYMM"');
+	});
+
+	it('keeps the title of a proxy HTML page, not its markup', () => {
+		const html = '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>';
+		const error = apiErrorFromResponse(node, answer(502, Buffer.from(html)));
+		expect(error.message).toBe('The Partner Payroll service failed (HTTP 502)');
+		expect(error.description).toBe('The service answered: 502 Bad Gateway');
+		expect(error.retryable).toBe(true);
+	});
+
+	it('the 429 advice names a setting of the node that failed', () => {
+		const advice = 'Poll less often: raise Poll Times of this trigger.';
+		const error = apiErrorFromResponse(node, answer(429, { message: 'API rate limit exceeded' }), {
+			rateLimitAdvice: advice,
+		});
+		expect(error.description).toContain(advice);
+	});
+});
+
+describe('file names from Content-Disposition are safe base names', () => {
+	it.each([
+		['attachment; filename="../../etc/passwd"', 'passwd'],
+		['attachment; filename="C:\\\\temp\\\\pay.txt"', 'pay.txt'],
+		["attachment; filename*=UTF-8''..%2F..%2Fsecret.pdf", 'secret.pdf'],
+		['attachment; filename*=UTF-8\'\'r%C3%A9sum%C3%A9.pdf; filename="resume.pdf"', 'résumé.pdf'],
+		['attachment; filename="..."', undefined],
+		['attachment; filename="a\u0000b\u001fc.csv"', 'abc.csv'],
+		['attachment; filename=".hidden"', 'hidden'],
+	])('%p → %p', (header, expected) => {
+		expect(fileNameFromContentDisposition(header)).toBe(expected);
+	});
+
+	it('bounds the length and keeps the extension', () => {
+		const name = safeFileName(`${'x'.repeat(500)}.pdf`)!;
+		expect(name).toHaveLength(200);
+		expect(name.endsWith('.pdf')).toBe(true);
+	});
+});
