@@ -38,7 +38,9 @@ function validateFault(spec) {
     throw new InputError(`delay faults need delayMs between 0 and ${MAX_DELAY_MS}`);
   }
   if (afterEffect !== undefined && typeof afterEffect !== 'boolean') throw new InputError('afterEffect must be a boolean');
-  if (afterEffect && type !== 'status' && type !== 'reset') throw new InputError('afterEffect applies to status and reset faults');
+  if (afterEffect && type !== 'status' && type !== 'reset' && type !== 'delay') {
+    throw new InputError('afterEffect applies to status, reset and delay faults');
+  }
   if (html !== undefined && typeof html !== 'boolean') throw new InputError('html must be a boolean');
   if (html && type !== 'status') throw new InputError('html applies to status faults');
   return {
@@ -115,6 +117,11 @@ function preventsOperation(fault) {
   return (fault.type === 'status' || fault.type === 'reset') && !fault.afterEffect;
 }
 
+/** Whether a delay comes before the operation runs (the default) or between its effect and its answer. */
+function delayBefore(fault) {
+  return fault.type === 'delay' && !fault.afterEffect;
+}
+
 /** A 200 whose body cannot be what the client expects: broken JSON, or an HTML page for other types. */
 function malformedReply(original) {
   const contentType = contentTypeOf(original) || 'application/json; charset=utf-8';
@@ -124,4 +131,4 @@ function malformedReply(original) {
   return { status: 200, headers: { 'Content-Type': contentType }, body: Buffer.from(body) };
 }
 
-module.exports = { createFaultList, statusFaultReply, malformedReply, preventsOperation, FAULT_TYPES };
+module.exports = { createFaultList, statusFaultReply, malformedReply, preventsOperation, delayBefore, FAULT_TYPES };

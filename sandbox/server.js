@@ -11,7 +11,7 @@ const { loadClients } = require('./clients');
 const { COMPANIES, findCompany } = require('./seed');
 const { createTokenStore } = require('./tokens');
 const { createCompanyState } = require('./state');
-const { createFaultList, statusFaultReply, malformedReply, preventsOperation } = require('./faults');
+const { createFaultList, statusFaultReply, malformedReply, preventsOperation, delayBefore } = require('./faults');
 const { createRequestLog } = require('./request-log');
 const { createRateLimiter } = require('./rate-limit');
 const { createAuthServer } = require('./auth-server');
@@ -142,8 +142,10 @@ async function startSandbox(options = {}) {
       else writeReply(res, faultReply());
       return;
     }
-    if (fault && fault.type === 'delay') await sleep(fault.delayMs, undefined, { signal: shutdown.signal });
+    const delay = () => sleep(fault.delayMs, undefined, { signal: shutdown.signal });
+    if (fault && delayBefore(fault)) await delay();
     const result = await replyFor(() => dispatch(req, url));
+    if (fault && fault.type === 'delay' && fault.afterEffect) await delay();
     if (fault && fault.type === 'truncate') writeTruncatedReply(res, result);
     else if (fault && fault.type === 'malformed') writeReply(res, malformedReply(result));
     else if (fault && fault.type === 'status') writeReply(res, faultReply());

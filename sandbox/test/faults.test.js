@@ -157,7 +157,15 @@ describe('faults before the operation or after it took effect', () => {
     expect((await company()).status).toBe(200);
   });
 
-  test.each([{ type: 'delay', delayMs: 1, afterEffect: true }, { type: 'reset', html: true }])('400 for %j', async (body) => {
+  test('delay after the effect: stored at once, answered late', async () => {
+    await addFault({ type: 'delay', delayMs: 400, method: 'POST', afterEffect: true });
+    const answer = declare();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(await declarations()).toHaveLength(1);
+    expect((await answer).status).toBe(204);
+  });
+
+  test.each([{ type: 'truncate', afterEffect: true }, { type: 'reset', html: true }])('400 for %j', async (body) => {
     expect((await addFault(body)).status).toBe(400);
   });
 });

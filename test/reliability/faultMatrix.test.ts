@@ -35,7 +35,7 @@ const EXPECTED: Record<string, Record<OperationKind, Expected>> = {
 		binaryGet: recovers,
 		post: { requests: 2, outcome: true, declarations: 1 },
 	},
-	'429': {
+	'429-no-retry-after': {
 		jsonGet: recovers,
 		binaryGet: recovers,
 		post: { requests: 2, outcome: true, declarations: 1 },
@@ -45,10 +45,10 @@ const EXPECTED: Record<string, Record<OperationKind, Expected>> = {
 		binaryGet: { requests: 1, outcome: /asked to wait 120 s/ },
 		post: { requests: 1, outcome: /asked to wait 120 s/, declarations: 0 },
 	},
-	'500': { jsonGet: recovers, binaryGet: recovers, post: notSentAgain(0) },
-	'502': { jsonGet: recovers, binaryGet: recovers, post: notSentAgain(0) },
-	'503': { jsonGet: recovers, binaryGet: recovers, post: notSentAgain(0) },
-	'504': { jsonGet: recovers, binaryGet: recovers, post: notSentAgain(0) },
+	'500-once': { jsonGet: recovers, binaryGet: recovers, post: notSentAgain(0) },
+	'502-once': { jsonGet: recovers, binaryGet: recovers, post: notSentAgain(0) },
+	'503-once': { jsonGet: recovers, binaryGet: recovers, post: notSentAgain(0) },
+	'504-once': { jsonGet: recovers, binaryGet: recovers, post: notSentAgain(0) },
 	'503-always': {
 		jsonGet: { requests: 4, outcome: /service failed \(HTTP 503\)/ },
 		binaryGet: { requests: 4, outcome: /service failed \(HTTP 503\)/ },
@@ -135,9 +135,8 @@ afterAll(() => {
 			'|---|---|---|---|---|---|',
 			...rows,
 			'',
-			'Connection refused: the service received nothing; the node made 4 attempts (the only case where a',
-			'declaration is sent again besides a 429, because nothing was sent). The rules are in the README,',
-			'"Errors and retries".',
+			'Connection refused: the service received nothing, so even the declaration may be sent again (the',
+			'only case besides a 429). The rules are in the README, "Errors and retries".',
 			'',
 		].join('\n'),
 	);
