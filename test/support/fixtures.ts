@@ -133,3 +133,15 @@ export async function runPartnerPayroll(
 export function sha256(bytes: Buffer): string {
 	return createHash('sha256').update(bytes).digest('hex');
 }
+
+/** The error a run ends with; fails the test when the run succeeds. */
+export async function failureOf(
+	promise: Promise<unknown>,
+): Promise<Error & { httpCode?: string; description?: string }> {
+	try {
+		await promise;
+	} catch (error) {
+		return error as Error;
+	}
+	throw new Error('expected the run to fail');
+}

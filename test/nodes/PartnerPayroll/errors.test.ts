@@ -1,6 +1,11 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { DEFAULT_CLIENT, SandboxSession, runPartnerPayroll } from '../../support/fixtures';
+import {
+	DEFAULT_CLIENT,
+	SandboxSession,
+	failureOf,
+	runPartnerPayroll,
+} from '../../support/fixtures';
 
 const session = new SandboxSession();
 beforeAll(async () => await session.start());
@@ -20,22 +25,13 @@ function serialised(error: unknown): string {
 	return JSON.stringify(error, Object.getOwnPropertyNames(error as object));
 }
 
-async function failure(
-	promise: Promise<unknown>,
-): Promise<Error & { httpCode?: string; description?: string }> {
-	try {
-		await promise;
-	} catch (error) {
-		return error as Error;
-	}
-	throw new Error('expected the run to fail');
-}
-
 describe('API errors keep the service details', () => {
 	it('401 for a revoked token asks to reconnect', async () => {
 		const token = await session.token('FR1001');
 		await session.control('POST', '/tokens/revoke', { token });
-		const error = await failure(runPartnerPayroll(statusOf('202610'), session.accessToken(token)));
+		const error = await failureOf(
+			runPartnerPayroll(statusOf('202610'), session.accessToken(token)),
+		);
 		expect(error).toMatchObject({
 			httpCode: '401',
 			message: 'The access token is invalid or has been revoked',
@@ -45,7 +41,7 @@ describe('API errors keep the service details', () => {
 
 	it('404 for another company keeps the service wording', async () => {
 		const token = await session.token('FR1001');
-		const error = await failure(
+		const error = await failureOf(
 			runPartnerPayroll({ ...statusOf('202610'), companyId: 'GB3001' }, session.accessToken(token)),
 		);
 		expect(error).toMatchObject({
@@ -58,7 +54,9 @@ describe('API errors keep the service details', () => {
 	it('400 keeps the service details', async () => {
 		const token = await session.token('FR1001');
 		await session.injectFault({ path: STATUS_PATH, type: 'status', status: 400 });
-		const error = await failure(runPartnerPayroll(statusOf('202610'), session.accessToken(token)));
+		const error = await failureOf(
+			runPartnerPayroll(statusOf('202610'), session.accessToken(token)),
+		);
 		expect(error.httpCode).toBe('400');
 		expect(error.message).toMatch(/^Bad request: /);
 	});
@@ -103,7 +101,9 @@ describe('retry on 429 and 5xx', () => {
 			count: 10,
 		});
 		await session.clearRequests();
-		const error = await failure(runPartnerPayroll(statusOf('202610'), session.accessToken(token)));
+		const error = await failureOf(
+			runPartnerPayroll(statusOf('202610'), session.accessToken(token)),
+		);
 		expect(error.message).toMatch(/rate limit/i);
 		expect(
 			(await session.requests()).filter((request) => request.path === STATUS_PATH),

@@ -2,7 +2,7 @@ import type { IN8nHttpFullResponse, INode } from 'n8n-workflow';
 
 import { fileNameFromContentDisposition, safeFileName } from '../../../nodes/shared/binary';
 import { apiErrorFromResponse } from '../../../nodes/shared/errors';
-import { SandboxSession, runPartnerPayroll } from '../../support/fixtures';
+import { SandboxSession, failureOf, runPartnerPayroll } from '../../support/fixtures';
 import { pause } from '../../support/network';
 
 const session = new SandboxSession();
@@ -18,22 +18,13 @@ const getStatus = {
 	month: '202610',
 };
 
-async function failure(promise: Promise<unknown>): Promise<Error & { description?: string }> {
-	try {
-		await promise;
-	} catch (error) {
-		return error as Error;
-	}
-	throw new Error('expected the run to fail');
-}
-
 describe('cancelling an execution', () => {
 	it('stops a retry wait within a second, without another attempt', async () => {
 		const token = await session.token('FR1001');
 		await session.injectFault({ path: STATUS_PATH, type: 'status', status: 429, retryAfter: 20 });
 		await session.clearRequests();
 		const cancel = new AbortController();
-		const run = failure(
+		const run = failureOf(
 			runPartnerPayroll(getStatus, session.accessToken(token), { abortSignal: cancel.signal }),
 		);
 		while ((await session.requests()).length === 0) await pause(50);
@@ -58,7 +49,7 @@ describe('no nested retries', () => {
 		await session.injectFault({ path: second, type: 'status', status: 503, count: 20 });
 		await session.clearRequests();
 
-		const error = await failure(
+		const error = await failureOf(
 			runPartnerPayroll(
 				{
 					resource: 'document',
@@ -84,14 +75,14 @@ describe('failures that sending again cannot mend fail at once, with their own m
 		const credentials = session.oauth2('unused');
 		delete credentials.partnerPayrollOAuth2Api.oauthTokenData;
 		await session.clearRequests();
-		const error = await failure(runPartnerPayroll(getStatus, credentials));
+		const error = await failureOf(runPartnerPayroll(getStatus, credentials));
 		expect(error.message).toBe('The OAuth2 credential is not connected: click Connect');
 		expect(await session.requests()).toEqual([]);
 	});
 
 	it('a host that does not resolve names the host and the field to check', async () => {
 		const started = Date.now();
-		const error = await failure(
+		const error = await failureOf(
 			runPartnerPayroll(
 				getStatus,
 				session.accessToken('any-token', { baseUrl: 'http://api.partner-payroll.invalid/v1' }),
@@ -106,7 +97,7 @@ describe('failures that sending again cannot mend fail at once, with their own m
 		const token = await session.token('FR1001');
 		await session.injectFault({ path: STATUS_PATH, type: 'status', status: 429, retryAfter: 90 });
 		await session.clearRequests();
-		const error = await failure(runPartnerPayroll(getStatus, session.accessToken(token)));
+		const error = await failureOf(runPartnerPayroll(getStatus, session.accessToken(token)));
 		expect(error.message).toBe('The Partner Payroll API asked to wait 90 s before trying again');
 		expect(error.description).toMatch(/Request Options > Batching/);
 		expect(await session.requests()).toHaveLength(1);
