@@ -56,7 +56,23 @@ export function mimeTypeOf(contentType: string, fallback: string): string {
 	return GENERIC_MIME_TYPES.includes(type) ? fallback : type;
 }
 
-function asBuffer(body: unknown): Buffer {
+/** A body n8n hands over as a stream (requests sent with `encoding: 'stream'`). */
+function isStream(body: unknown): body is AsyncIterable<Buffer> & { pipe: unknown } {
+	return (
+		typeof body === 'object' &&
+		body !== null &&
+		typeof (body as { pipe?: unknown }).pipe === 'function' &&
+		Symbol.asyncIterator in body
+	);
+}
+
+/** The whole body as bytes; a streamed body is read here, once. */
+export async function bodyBytes(body: unknown): Promise<Buffer> {
+	if (isStream(body)) {
+		const chunks: Buffer[] = [];
+		for await (const chunk of body) chunks.push(Buffer.from(chunk));
+		return Buffer.concat(chunks);
+	}
 	if (Buffer.isBuffer(body)) return body;
 	if (body instanceof ArrayBuffer) return Buffer.from(body);
 	if (typeof body === 'string') return Buffer.from(body, 'binary');
@@ -64,8 +80,20 @@ function asBuffer(body: unknown): Buffer {
 }
 
 /**
+ * An error answer of a streamed request, read into bytes so the error map sees the service's
+ * words. Success bodies are left streaming.
+ */
+export async function withReadErrorBody(
+	response: IN8nHttpFullResponse,
+): Promise<IN8nHttpFullResponse> {
+	if (response.statusCode < 400 || !isStream(response.body)) return response;
+	return { ...response, body: await bodyBytes(response.body) };
+}
+
+/**
  * The one way this package turns a file answer into an n8n item: every byte kept, a real file
- * name and MIME type, and metadata (never the bytes) on the JSON side.
+ * name and MIME type, and metadata (never the bytes) on the JSON side. A streamed body goes from
+ * the socket into n8n's binary store without being held here.
  */
 export async function fileToItem(
 	context: PartnerPayrollFunctions,
@@ -74,14 +102,19 @@ export async function fileToItem(
 	binaryPropertyName: string,
 	metadata: IDataObject,
 ): Promise<INodeExecutionData> {
-	const bytes = asBuffer(response.body);
 	const fileName =
 		fileNameFromContentDisposition(headerValue(response, 'content-disposition')) ??
 		expected.fileName;
 	const mimeType = mimeTypeOf(headerValue(response, 'content-type'), expected.mimeType);
-	const binary = await context.helpers.prepareBinaryData(bytes, fileName, mimeType);
+	const body = isStream(response.body) ? response.body : await bodyBytes(response.body);
+	const binary = await context.helpers.prepareBinaryData(
+		body as Parameters<typeof context.helpers.prepareBinaryData>[0],
+		fileName,
+		mimeType,
+	);
+	const fileSize = binary.bytes ?? (Buffer.isBuffer(body) ? body.length : undefined);
 	return {
-		json: { ...metadata, fileName, mimeType, fileSize: bytes.length },
+		json: { ...metadata, fileName, mimeType, fileSize },
 		binary: { [binaryPropertyName]: binary },
 	};
 }

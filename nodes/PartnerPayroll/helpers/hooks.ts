@@ -11,7 +11,7 @@ import {
 	type PreSendAction,
 } from 'n8n-workflow';
 
-import { fileNamePart, fileToItem } from '../../shared/binary';
+import { bodyBytes, fileNamePart, fileToItem, withReadErrorBody } from '../../shared/binary';
 import { resolveCompanyId } from '../../shared/company';
 import { getConnection } from '../../shared/credentials';
 import { parseDocumentReference, type DocumentReference } from '../../shared/documentReference';
@@ -203,7 +203,10 @@ export function apiErrorHook(errorContext: ErrorContext = {}, write = false): Po
 		response: IN8nHttpFullResponse,
 	): Promise<INodeExecutionData[]> {
 		const itemIndex = this.getItemIndex();
-		throwIfApiError(this.getNode(), response, { ...errorContext, itemIndex });
+		throwIfApiError(this.getNode(), await withReadErrorBody(response), {
+			...errorContext,
+			itemIndex,
+		});
 		// A write succeeded with any 2xx, whatever its body. A read that got text back (garbled, or
 		// an HTML page) must not pass the text on.
 		if (!write && typeof response.body === 'string') {
@@ -268,10 +271,13 @@ export async function accountingCsvToItems(
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
 	const expected = { namePrefix: 'accounting', extension: '.csv', mimeType: 'text/csv' };
-	const fileItem = await monthFileToItem(this, response, expected);
-	if (!this.getNodeParameter('options.parseLines', false)) return [fileItem];
-
-	const entries = accountingEntriesFromCsv(Buffer.from(response.body as Buffer).toString('utf8'));
+	if (!this.getNodeParameter('options.parseLines', false)) {
+		return [await monthFileToItem(this, response, expected)];
+	}
+	// The lines need the text: the body is read once, and the same bytes become the file.
+	const bytes = await bodyBytes(response.body);
+	const fileItem = await monthFileToItem(this, { ...response, body: bytes }, expected);
+	const entries = accountingEntriesFromCsv(bytes.toString('utf8'));
 	if (!entries.length) return [fileItem];
 	// One item per line; the file rides on the first one so it can still be mailed or stored.
 	return entries.map((entry, index) =>
@@ -404,7 +410,8 @@ export function operationRouting(operation: OperationRouting) {
 			method: operation.method,
 			url: operation.path,
 			...(operation.binary
-				? { encoding: 'arraybuffer' as const, json: false, headers: { Accept: '*/*' } }
+				? // Files stream from the socket into n8n's binary store (see fileToItem).
+					{ encoding: 'stream' as const, json: false, headers: { Accept: '*/*' } }
 				: {}),
 		},
 		send: { paginate: true, preSend: [...(operation.preSend ?? []), fillCompanyId] },
