@@ -140,7 +140,7 @@ export class PartnerPayrollTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							"Whether to fire again when a completed month's executionEndDate changes (payroll run again); items then carry isRerun",
+							"Whether to fire again when a completed month's executionEndDate changes while it stays completed (payroll run again). A month reopened and completed again always fires, with isRerun true.",
 					},
 					{
 						displayName: 'Fire for Already Completed Months',

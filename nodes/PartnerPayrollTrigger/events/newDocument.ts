@@ -39,16 +39,22 @@ export function newDocumentWatcher(context: IPollFunctions): EventWatcher {
 		return listed;
 	}
 
+	// A PDF that still fails after the bounded attempts must block neither its document nor any
+	// later one: the document fires without the file, saying why.
+	async function withPdf(connection: Connection, companyId: string, item: INodeExecutionData) {
+		try {
+			return await withListedDocumentPdf(context, connection, companyId, item, binaryPropertyName);
+		} catch (error) {
+			return { json: { ...item.json, pdfError: (error as Error).message } };
+		}
+	}
+
 	// One download per document, one after the other, before the poll may store anything.
 	async function itemsOf(connection: Connection, companyId: string, documents: ListedDocument[]) {
 		const items: INodeExecutionData[] = [];
 		for (const document of documents) {
 			const item = documentItem(companyId, document);
-			items.push(
-				attachPdf
-					? await withListedDocumentPdf(context, connection, companyId, item, binaryPropertyName)
-					: item,
-			);
+			items.push(attachPdf ? await withPdf(connection, companyId, item) : item);
 		}
 		return items;
 	}

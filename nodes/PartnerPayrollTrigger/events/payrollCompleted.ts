@@ -61,7 +61,6 @@ export function payrollCompletedWatcher(context: IPollFunctions): EventWatcher {
 	const itemContext = (companyId: string): PayrollItemContext => ({
 		companyId,
 		timeZone,
-		withRerunFlag: fireOptions.fireOnRerun,
 	});
 
 	return {

@@ -8,8 +8,6 @@ export interface PayrollItemContext {
 	companyId: string;
 	/** The zone "current" and "previous" were computed in; shown so nobody has to guess. */
 	timeZone: string;
-	/** Items carry `isRerun` only when the user asked for re-runs. */
-	withRerunFlag: boolean;
 }
 
 export function payrollItem(
@@ -26,7 +24,8 @@ export function payrollItem(
 			status: answer.status,
 			executionEndDate: answer.executionEndDate,
 			timeZone: context.timeZone,
-			...(context.withRerunFlag ? { isRerun } : {}),
+			// Always present, so later nodes can rely on the shape.
+			isRerun,
 		},
 	};
 }

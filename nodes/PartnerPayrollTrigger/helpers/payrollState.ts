@@ -38,7 +38,7 @@ export interface PayrollTransition {
 export interface PayrollFireOptions {
 	/** Fire for months already completed when first seen (first activation or newly selected months). */
 	fireForAlreadyCompleted: boolean;
-	/** Fire again when a completed month's executionEndDate changes. */
+	/** Fire again when a completed month's executionEndDate changes without a reopening. */
 	fireOnRerun: boolean;
 }
 
@@ -86,11 +86,15 @@ export function unfinishedMonths(state: PayrollState | undefined): string[] {
 		.map(([month]) => month);
 }
 
-/** One month: its next state and whether this answer is a first completion or a re-run. */
+/**
+ * One month: its next state and what this answer is. `completed`: a first completion. `reopened`: a
+ * month seen completed, then not completed, is completed again, which is always news. `rerun`: a
+ * completed month's run ended again (a new executionEndDate without a reopening in between).
+ */
 export function observeMonth(
 	previous: MonthState | undefined,
 	answer: PayrollStatusAnswer,
-): { state: MonthState; change?: 'completed' | 'rerun' } {
+): { state: MonthState; change?: 'completed' | 'reopened' | 'rerun' } {
 	if (answer.status !== 'completed') {
 		return {
 			state: { status: 'not_completed', executionEndDate: previous?.executionEndDate ?? null },
@@ -100,6 +104,7 @@ export function observeMonth(
 	const state: MonthState = { status: 'completed', executionEndDate };
 	const lastRun = previous?.executionEndDate ?? null;
 	if (lastRun === null) return { state, change: 'completed' };
+	if (previous?.status === 'not_completed') return { state, change: 'reopened' };
 	return lastRun === executionEndDate ? { state } : { state, change: 'rerun' };
 }
 
@@ -126,13 +131,14 @@ export function advancePayrollState(
 		months[month] = state;
 		const fire =
 			(change === 'completed' && (!isBaseline || options.fireForAlreadyCompleted)) ||
+			change === 'reopened' ||
 			(change === 'rerun' && options.fireOnRerun);
 		if (fire) {
 			transitions.push({
 				month,
 				status: state.status,
 				executionEndDate: answers[month].executionEndDate,
-				isRerun: change === 'rerun',
+				isRerun: change !== 'completed',
 			});
 		}
 	}

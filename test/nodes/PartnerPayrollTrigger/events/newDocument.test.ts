@@ -129,28 +129,32 @@ describe('newDocument: new documents', () => {
 		expect(await trigger.poll()).toBeNull();
 	});
 
-	it('a failed download fails the poll; the next poll fires the document once, with its PDF', async () => {
+	it('a PDF that keeps failing fires its document without the file, saying why, and blocks nothing', async () => {
 		const trigger = await gbTrigger({ options: { attachPdf: true } });
-		await baselineWithout(trigger, 'gb3001-p45-2026-005');
-		const before = snapshot(trigger.staticData);
+		await baselineWithout(trigger, 'gb3001-p45-2026-005', 'gb3001-ae-2026-001');
 		await session.injectFault({
 			path: '/documents/gb3001-p45-2026-005',
 			type: 'status',
 			status: 503,
 			retryAfter: 0,
-			count: 4,
+			count: 20,
 		});
+		await session.clearRequests();
 
-		await expect(trigger.poll()).rejects.toThrow(/HTTP 503/);
-		expect(snapshot(trigger.staticData)).toEqual(before);
+		const [items] = (await trigger.poll())!;
 
-		const [[item]] = (await trigger.poll())!;
-		expect(item.json.documentId).toBe('gb3001-p45-2026-005');
-		expect(sha256(binaryBytes(item))).toBe(
-			sha256(session.sandbox.seed.document('GB3001', 'gb3001-p45-2026-005')),
+		const failed = items.find((item) => item.json.documentId === 'gb3001-p45-2026-005')!;
+		expect(failed.binary).toBeUndefined();
+		expect(failed.json.pdfError).toBe('The Partner Payroll service failed (HTTP 503)');
+		const fine = items.find((item) => item.json.documentId === 'gb3001-ae-2026-001')!;
+		expect(sha256(binaryBytes(fine))).toBe(
+			sha256(session.sandbox.seed.document('GB3001', 'gb3001-ae-2026-001')),
 		);
+		// Bounded: 4 attempts at the failing PDF, in this poll only.
+		const lines = await requestLines(session);
+		expect(lines.filter((line) => line.endsWith('/gb3001-p45-2026-005'))).toHaveLength(4);
 		expect(await trigger.poll()).toBeNull();
-	}, 15_000);
+	}, 30_000);
 
 	it('watches only the chosen listing, which needs only its own scope', async () => {
 		const trigger = await gbTrigger({ documentTypes: ['incomeTax'] }, ['contracts:payslips:read']);

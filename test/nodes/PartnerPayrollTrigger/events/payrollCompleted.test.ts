@@ -67,6 +67,7 @@ describe('payrollCompleted: first activation', () => {
 						status: 'completed',
 						executionEndDate: '2026-10-28T17:42:05.000Z',
 						timeZone: 'Europe/Paris',
+						isRerun: false,
 					},
 				},
 			],
@@ -105,6 +106,7 @@ describe('payrollCompleted: transitions', () => {
 						status: 'completed',
 						executionEndDate: '2026-11-27T16:00:00.000Z',
 						timeZone: 'Europe/Paris',
+						isRerun: false,
 					},
 				},
 			],
@@ -224,13 +226,20 @@ describe('payrollCompleted: re-runs', () => {
 		expect(await trigger.poll()).toBeNull();
 	});
 
-	it('fires nothing for a reopened month that completes again when re-runs are off', async () => {
+	it('a month reopened then completed again fires once more, marked as a re-run, with re-runs off', async () => {
 		const trigger = await frTrigger();
 		await trigger.poll();
 		await setPayrollStatus(session, 'FR1001', '202610', 'not_completed');
-		await trigger.poll();
+		expect(await trigger.poll()).toBeNull();
 		await setPayrollStatus(session, 'FR1001', '202610', 'completed', '2026-11-03T10:00:00.000Z');
 
+		const [[item]] = (await trigger.poll())!;
+		expect(item.json).toMatchObject({
+			month: '202610',
+			status: 'completed',
+			executionEndDate: '2026-11-03T10:00:00.000Z',
+			isRerun: true,
+		});
 		expect(await trigger.poll()).toBeNull();
 	});
 });
@@ -316,6 +325,7 @@ describe('payrollCompleted: month rollover', () => {
 						status: 'completed',
 						executionEndDate: '2026-11-30T20:00:00.000Z',
 						timeZone: 'Pacific/Auckland',
+						isRerun: false,
 					},
 				},
 			],
@@ -513,6 +523,7 @@ describe('payrollCompleted: Fetch Test Event (manual mode)', () => {
 						status: 'completed',
 						executionEndDate: '2026-11-27T16:00:00.000Z',
 						timeZone: 'Europe/Paris',
+						isRerun: false,
 					},
 				},
 			],

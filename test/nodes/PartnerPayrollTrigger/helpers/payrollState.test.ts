@@ -44,13 +44,13 @@ describe('observeMonth', () => {
 			'reopened → same run again',
 			{ status: 'not_completed', executionEndDate: OCT_END },
 			completed(),
-			undefined,
+			'reopened',
 		],
 		[
 			'reopened → new run',
 			{ status: 'not_completed', executionEndDate: OCT_END },
 			completed(RERUN_END),
-			'rerun',
+			'reopened',
 		],
 		[
 			'completed → reopened',
