@@ -1,5 +1,6 @@
 import {
 	NodeConnectionTypes,
+	NodeOperationError,
 	type IDataObject,
 	type INodeExecutionData,
 	type INodeType,
@@ -24,6 +25,14 @@ const showFor = (event: TriggerEvent) => ({ show: { event: [event] } });
 // Static data of the active triggers whose poll still waits for the API. n8n starts a scheduled
 // poll even while the previous one is retrying; the later one would fire the same transitions.
 const pollsInFlight = new WeakSet<object>();
+
+// Each activation (publish, restart) gives the trigger a fresh static data object, loaded from the
+// database. A poll of an older activation that ends after a newer one started polling must drop its
+// result: the newer one, not knowing it, sees and fires the same transitions.
+const latestActivation = new Map<string, object>();
+
+/** A poll ends within this time, far below n8n's one-minute polling, and never runs into the next. */
+export const POLL_BUDGET_MS = 30_000;
 
 export class PartnerPayrollTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -143,7 +152,7 @@ export class PartnerPayrollTrigger implements INodeType {
 							"Whether to fire again when a completed month's executionEndDate changes while it stays completed (payroll run again). A month reopened and completed again always fires, with isRerun true.",
 					},
 					{
-						displayName: 'Fire for Already Completed Months',
+						displayName: 'Fire for Months Already Completed When Watching Starts',
 						name: 'fireForAlreadyCompleted',
 						type: 'boolean',
 						default: false,
@@ -169,7 +178,7 @@ export class PartnerPayrollTrigger implements INodeType {
 							"Whether to download each new document's PDF into its item as a binary file",
 					},
 					{
-						displayName: 'Fire for Existing Documents',
+						displayName: 'Fire for Documents Already Listed When Watching Starts',
 						name: 'fireForExisting',
 						type: 'boolean',
 						default: false,
@@ -200,20 +209,40 @@ export class PartnerPayrollTrigger implements INodeType {
 			const connection = await getConnection(this);
 			const companyId = await resolveCompanyId(this, connection, companyIdParameter);
 			const sample = await watcher.sample(connection, companyId);
-			return sample.length ? [sample] : null;
+			if (!sample.length) {
+				throw new NodeOperationError(
+					this.getNode(),
+					'No data with the current filter could be found',
+					{
+						description:
+							event === 'newDocument'
+								? 'The company has no income tax or auto-enrolment documents in the chosen listings yet.'
+								: 'None of the watched months is completed yet. Choose Specific Months with a completed month to see a sample.',
+					},
+				);
+			}
+			return [sample];
 		}
 
 		const staticData = this.getWorkflowStaticData('node');
+		const activationKey = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
+		latestActivation.set(activationKey, staticData);
 		if (pollsInFlight.has(staticData)) {
 			this.logger.debug('Partner Payroll Trigger: the previous poll is still running, skipping');
 			return null;
 		}
 		pollsInFlight.add(staticData);
 		try {
-			const connection = await getConnection(this);
+			const connection = { ...(await getConnection(this)), deadline: Date.now() + POLL_BUDGET_MS };
 			// At most one introspection per poll, when Company ID is empty.
 			const companyId = await resolveCompanyId(this, connection, companyIdParameter);
 			const { state, items } = await watcher.check(connection, companyId, staticData[event]);
+			if (latestActivation.get(activationKey) !== staticData) {
+				this.logger.debug(
+					'Partner Payroll Trigger: a newer activation polls now, dropping this poll',
+				);
+				return null;
+			}
 
 			// Only reached when every request of the poll succeeded: a failed poll throws above,
 			// leaves the state as it was, and the next poll sees the same transitions again.

@@ -9,6 +9,8 @@ export interface Connection {
 	authServerUrl: string;
 	/** Only for the introspection body; never put into output, errors or logs. */
 	accessToken: string;
+	/** When every request made with this connection must have ended (epoch ms): a trigger poll's budget. */
+	deadline?: number;
 }
 
 export function trimTrailingSlashes(url: string): string {

@@ -73,7 +73,7 @@ const TLS_CODE =
 type Failure =
 	| { kind: 'answer'; error: PartnerPayrollApiError } // the service answered with an error
 	| { kind: 'notSent'; reason: string }
-	| { kind: 'lostAnswer'; reason: string }
+	| { kind: 'lostAnswer'; reason: string; error?: PartnerPayrollApiError }
 	| { kind: 'final'; error: Error };
 
 interface ErrorLike {
@@ -134,7 +134,7 @@ function classify(policy: RequestPolicy, error: unknown): Failure {
 		return { kind: 'answer', error };
 	}
 	if (error instanceof PartnerPayrollApiError && error.retryable) {
-		return { kind: 'lostAnswer', reason: error.message };
+		return { kind: 'lostAnswer', reason: error.message, error };
 	}
 	if (error instanceof NodeOperationError || error instanceof PartnerPayrollApiError) {
 		return { kind: 'final', error };
@@ -200,13 +200,14 @@ function classify(policy: RequestPolicy, error: unknown): Failure {
 	return { kind: 'final', error: error instanceof Error ? error : new Error(String(error)) };
 }
 
-function budgetError(policy: RequestPolicy, last: string): NodeOperationError {
+function budgetError(policy: RequestPolicy, last: string, ofCaller: boolean): NodeOperationError {
+	const limit = ofCaller ? 'the time budget of this poll' : 'the time limit of this request';
 	return new NodeOperationError(
 		policy.node,
-		`The Partner Payroll API did not answer within the time limit of this request (${last})`,
+		`The Partner Payroll API did not answer within ${limit} (${last})`,
 		{
 			itemIndex: policy.errorContext?.itemIndex,
-			description: `Attempts and waits of one request stop after ${REQUEST_BUDGET_MS / 1000} s (sooner for a trigger poll). Try again later.`,
+			description: `Attempts and waits of one request stop after ${REQUEST_BUDGET_MS / 1000} s, and a trigger poll ends within its own, shorter budget. Try again later.`,
 		},
 	);
 }
@@ -241,13 +242,15 @@ export async function sendWithPolicy<T>(
 	policy: RequestPolicy,
 	send: (attempt: Attempt) => Promise<T>,
 ): Promise<T> {
-	const deadline = Math.min(policy.deadline ?? Infinity, Date.now() + REQUEST_BUDGET_MS);
+	const ownDeadline = Date.now() + REQUEST_BUDGET_MS;
+	const deadline = Math.min(policy.deadline ?? Infinity, ownDeadline);
+	const ofCaller = deadline < ownDeadline;
 	const idempotent = policy.idempotent ?? isIdempotent(policy.method);
 	const context = policy.errorContext ?? {};
 	let last = 'no attempt';
 	for (let attempt = 1; ; attempt++) {
 		const remaining = deadline - Date.now();
-		if (remaining <= 0) throw budgetError(policy, last);
+		if (remaining <= 0) throw budgetError(policy, last, ofCaller);
 		let failure: Failure;
 		try {
 			return await send({ number: attempt, timeoutMs: Math.min(ATTEMPT_TIMEOUT_MS, remaining) });
@@ -270,6 +273,7 @@ export async function sendWithPolicy<T>(
 		}
 		const finalError =
 			answered ??
+			(failure.kind === 'lostAnswer' ? failure.error : undefined) ??
 			connectionError(policy.node, failure.kind === 'answer' ? '' : failure.reason, context);
 		finalError.retryable = false;
 		if (attempt >= MAX_ATTEMPTS) throw finalError;
@@ -278,7 +282,7 @@ export async function sendWithPolicy<T>(
 		if (asked !== undefined && asked > MAX_WAIT_MS) throw retryAfterTooLongError(policy, asked);
 		const wait = waitBefore(attempt, asked);
 		last = finalError.message;
-		if (Date.now() + wait >= deadline) throw budgetError(policy, last);
+		if (Date.now() + wait >= deadline) throw budgetError(policy, last, ofCaller);
 		try {
 			await sleepWithAbort(wait, policy.signal);
 		} catch {

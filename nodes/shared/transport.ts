@@ -59,7 +59,7 @@ export async function apiRequest(
 			idempotent: request.readOnly,
 			errorContext: fullContext,
 			signal: cancelSignalOf(context),
-			deadline: request.deadline,
+			deadline: request.deadline ?? connection.deadline,
 		},
 		async ({ timeoutMs }) => {
 			const response = (await context.helpers.httpRequestWithAuthentication.call(

@@ -4,17 +4,16 @@ import type { Connection } from '../../shared/credentials';
 import { payrollItem, type PayrollItemContext } from '../helpers/items';
 import {
 	currentMonthIn,
-	monthsToWatch,
 	parseSpecificMonths,
 	selectedMonths,
 	type MonthSelection,
 } from '../helpers/months';
 import {
 	advancePayrollState,
+	planPoll,
 	readPayrollState,
 	sampleMonth,
-	unfinishedMonths,
-	watchKey,
+	withCompanyState,
 	type PayrollStatusAnswer,
 } from '../helpers/payrollState';
 import { fetchPayrollStatus } from '../helpers/requests';
@@ -40,7 +39,6 @@ export function payrollCompletedWatcher(context: IPollFunctions): EventWatcher {
 			? parseSpecificMonths(context.getNodeParameter('specificMonths', ''), node)
 			: [];
 	const selected = selectedMonths(selection, currentMonth, specificMonths);
-	const watch = watchKey(selection, timeZone, specificMonths);
 	const fireOptions = {
 		fireForAlreadyCompleted: context.getNodeParameter(
 			'options.fireForAlreadyCompleted',
@@ -66,23 +64,17 @@ export function payrollCompletedWatcher(context: IPollFunctions): EventWatcher {
 	return {
 		async check(connection, companyId, stored) {
 			const previous = readPayrollState(stored);
-			const known = previous?.companyId === companyId ? previous : undefined;
+			const known = previous?.companies[companyId];
 			if (!known) {
 				context.logger.debug(
 					`Partner Payroll Trigger: first poll for company ${companyId}, recording the baseline`,
 				);
 			}
-			// Only relative selections carry unfinished months over; specific months are exactly what was typed.
-			const carriedOver =
-				selection !== 'specific' && known?.watch === watch ? unfinishedMonths(known) : [];
-			const answers = await statusesOf(
-				connection,
-				companyId,
-				monthsToWatch(selected, carriedOver, currentMonth),
-			);
+			const plan = planPoll(known, selection, selected, currentMonth);
+			const answers = await statusesOf(connection, companyId, plan.watched);
 			const { state, transitions } = advancePayrollState(
 				known,
-				{ companyId, watch },
+				{ selection, currentMonth, news: plan.news },
 				answers,
 				fireOptions,
 			);
@@ -94,7 +86,7 @@ export function payrollCompletedWatcher(context: IPollFunctions): EventWatcher {
 					transition.isRerun,
 				),
 			);
-			return { state, items };
+			return { state: withCompanyState(previous, companyId, state), items };
 		},
 
 		async sample(connection, companyId) {

@@ -48,20 +48,6 @@ export function selectedMonths(
 	}
 }
 
-/**
- * The selected months plus the unfinished ones the calendar moved out of the window (so a month
- * that became "previous" or older is still watched until it completes), within the carry-over bound.
- */
-export function monthsToWatch(
-	selected: string[],
-	unfinished: string[],
-	currentMonth: string,
-): string[] {
-	const oldestKept = addMonths(currentMonth, -MAX_CARRY_OVER_MONTHS);
-	const carriedOver = unfinished.filter((month) => month < selected[0] && month >= oldestKept);
-	return [...new Set([...carriedOver, ...selected])].sort();
-}
-
 /** Reads "202611, 202612" (or an expression's array); every month passes the node's month rule. */
 export function parseSpecificMonths(value: unknown, node: INode): string[] {
 	const parts = Array.isArray(value) ? value : String(value ?? '').split(/[\s,;]+/);

@@ -1,3 +1,5 @@
+import { MAX_CARRY_OVER_MONTHS, addMonths } from './months';
+
 // The payroll-completed state machine: pure functions from (stored state, what the API answered)
 // to (next state, months to fire for). The trigger stores the result only after a fully successful poll.
 
@@ -19,14 +21,25 @@ export interface MonthState {
 	executionEndDate: string | null;
 }
 
-export interface PayrollState {
-	/** The state describes this company only; another company starts from a new baseline. */
-	companyId: string;
-	/** Fingerprint of the month selection (see `watchKey`). */
-	watch: string;
-	/** One entry per watched month of the last successful poll, nothing else (bounded). */
+/** What the trigger knows of one company. Edits of the node never reset it. */
+export interface CompanyPayrollState {
+	/** Last known state of the months watched at the last successful poll (bounded). */
 	months: Record<string, MonthState>;
+	/** Months that fired, oldest first, at most FIRED_MEMORY: no edit can make them fire again. */
+	fired: string[];
+	/** The Months rule of the last successful poll ('both', 'current', 'previous' or 'specific'). */
+	selection: string;
+	/** The current month (in the workflow time zone) at the last successful poll. */
+	lastPolledMonth: string;
 }
+
+/** The stored state of the Payroll Completed event: per company, so a company switch loses nothing. */
+export interface PayrollState {
+	companies: Record<string, CompanyPayrollState>;
+}
+
+export const FIRED_MEMORY = 24;
+export const MAX_COMPANIES = 10;
 
 export interface PayrollTransition {
 	month: string;
@@ -42,16 +55,6 @@ export interface PayrollFireOptions {
 	fireOnRerun: boolean;
 }
 
-/**
- * Relative selections move with the calendar, so their key holds the rule and the time zone, not
- * the months. Specific months are the key themselves.
- */
-export function watchKey(selection: string, timeZone: string, specificMonths: string[]): string {
-	return selection === 'specific'
-		? `specific:${specificMonths.join(',')}`
-		: `${selection}@${timeZone}`;
-}
-
 function isMonthState(value: unknown): value is MonthState {
 	const state = value as MonthState;
 	return (
@@ -62,17 +65,46 @@ function isMonthState(value: unknown): value is MonthState {
 	);
 }
 
-/** The stored state if it has the expected shape; anything else counts as no state (first poll). */
+function isMonthStates(value: unknown): value is Record<string, MonthState> {
+	return typeof value === 'object' && value !== null && Object.values(value).every(isMonthState);
+}
+
+function isCompanyState(value: unknown): value is CompanyPayrollState {
+	const state = value as CompanyPayrollState;
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		isMonthStates(state.months) &&
+		Array.isArray(state.fired) &&
+		typeof state.selection === 'string' &&
+		typeof state.lastPolledMonth === 'string'
+	);
+}
+
+/**
+ * The stored state if it has the expected shape; anything else counts as no state (first poll). The
+ * one-company state of earlier versions (`{companyId, watch, months}`) is carried over, not reset.
+ */
 export function readPayrollState(value: unknown): PayrollState | undefined {
-	const state = value as PayrollState;
+	const state = value as PayrollState & { companyId?: unknown; watch?: unknown; months?: unknown };
+	if (typeof value !== 'object' || value === null) return undefined;
+	if (typeof state.companyId === 'string' && isMonthStates(state.months)) {
+		const months = Object.keys(state.months).sort();
+		return {
+			companies: {
+				[state.companyId]: {
+					months: state.months,
+					fired: [],
+					selection: String(state.watch ?? '').split(/[:@]/)[0],
+					lastPolledMonth: months[months.length - 1] ?? '',
+				},
+			},
+		};
+	}
 	if (
-		typeof value !== 'object' ||
-		value === null ||
-		typeof state.companyId !== 'string' ||
-		typeof state.watch !== 'string' ||
-		typeof state.months !== 'object' ||
-		state.months === null ||
-		!Object.values(state.months).every(isMonthState)
+		typeof state.companies !== 'object' ||
+		state.companies === null ||
+		!Object.values(state.companies).every(isCompanyState)
 	) {
 		return undefined;
 	}
@@ -80,10 +112,58 @@ export function readPayrollState(value: unknown): PayrollState | undefined {
 }
 
 /** Months that were watched and have not completed: they stay watched after the calendar moves on. */
-export function unfinishedMonths(state: PayrollState | undefined): string[] {
+export function unfinishedMonths(state: CompanyPayrollState | undefined): string[] {
 	return Object.entries(state?.months ?? {})
 		.filter(([, month]) => month.status !== 'completed')
 		.map(([month]) => month);
+}
+
+/** The months to ask about in a poll, and which of them the calendar (not an edit) brought in. */
+export interface PollPlan {
+	watched: string[];
+	news: string[];
+}
+
+/** Months strictly between two months, oldest first. */
+function monthsBetween(after: string, before: string): string[] {
+	const months: string[] = [];
+	for (let month = addMonths(after, 1); month < before; month = addMonths(month, 1)) {
+		months.push(month);
+	}
+	return months;
+}
+
+/**
+ * What a poll watches: the selected months; the months still waiting (whatever the selection or
+ * time zone became); and, for relative selections, the months the window passed over since the
+ * last successful poll (an outage across a month boundary). All within MAX_CARRY_OVER_MONTHS.
+ * A month is news when the calendar brought it in: caught up, or in an unchanged selection.
+ */
+export function planPoll(
+	stored: CompanyPayrollState | undefined,
+	selection: string,
+	selected: string[],
+	currentMonth: string,
+): PollPlan {
+	if (!stored) return { watched: selected, news: [] };
+	const oldestKept = addMonths(currentMonth, -MAX_CARRY_OVER_MONTHS);
+	const caughtUp =
+		selection === 'specific' || !stored.lastPolledMonth
+			? []
+			: monthsBetween(
+					addMonths(stored.lastPolledMonth, selection === 'previous' ? -1 : 0),
+					selected[0],
+				);
+	const carried = [...unfinishedMonths(stored), ...caughtUp].filter(
+		(month) => month >= oldestKept && month <= currentMonth,
+	);
+	return {
+		watched: [...new Set([...carried, ...selected])].sort(),
+		news: [
+			...caughtUp.filter((month) => month >= oldestKept),
+			...(stored.selection === selection && selection !== 'specific' ? selected : []),
+		],
+	};
 }
 
 /**
@@ -109,28 +189,31 @@ export function observeMonth(
 }
 
 /**
- * Applies one poll's answers (one per watched month) to the stored state.
+ * Applies one poll's answers (one per watched month) to what is known of the company.
  *
- * A month without stored state is a baseline when the trigger starts afresh (no state, another
- * company) or when the user changed the selection; it is not when the calendar brought it into an
- * unchanged selection (e.g. the month that just became "previous"): its completion is news.
+ * A month without stored state is a baseline unless the calendar brought it in (`plan.news`): a
+ * first activation or an edit records it; a month that became "previous", or that an outage passed
+ * over, is news. A month fires at most once as a first completion (the fired memory); it fires
+ * again only on a real new switch (reopened then completed) or, with the option, a re-run.
  */
 export function advancePayrollState(
-	stored: PayrollState | undefined,
-	current: { companyId: string; watch: string },
+	stored: CompanyPayrollState | undefined,
+	poll: { selection: string; currentMonth: string; news: string[] },
 	answers: Record<string, PayrollStatusAnswer>,
 	options: PayrollFireOptions,
-): { state: PayrollState; transitions: PayrollTransition[] } {
-	const known = stored?.companyId === current.companyId ? stored : undefined;
+): { state: CompanyPayrollState; transitions: PayrollTransition[] } {
 	const months: Record<string, MonthState> = {};
 	const transitions: PayrollTransition[] = [];
+	const fired = [...(stored?.fired ?? [])];
 	for (const month of Object.keys(answers).sort()) {
-		const previous = known?.months[month];
-		const isBaseline = !known || (known.watch !== current.watch && !previous);
+		const previous = stored?.months[month];
+		const isBaseline = !previous && !poll.news.includes(month);
 		const { state, change } = observeMonth(previous, answers[month]);
 		months[month] = state;
 		const fire =
-			(change === 'completed' && (!isBaseline || options.fireForAlreadyCompleted)) ||
+			(change === 'completed' &&
+				(!isBaseline || options.fireForAlreadyCompleted) &&
+				!fired.includes(month)) ||
 			change === 'reopened' ||
 			(change === 'rerun' && options.fireOnRerun);
 		if (fire) {
@@ -140,13 +223,41 @@ export function advancePayrollState(
 				executionEndDate: answers[month].executionEndDate,
 				isRerun: change !== 'completed',
 			});
+			if (!fired.includes(month)) fired.push(month);
 		}
 	}
-	return { state: { companyId: current.companyId, watch: current.watch, months }, transitions };
+	const lastPolledMonth =
+		stored?.lastPolledMonth && stored.lastPolledMonth > poll.currentMonth
+			? stored.lastPolledMonth
+			: poll.currentMonth;
+	return {
+		state: {
+			months,
+			fired: fired.sort().slice(-FIRED_MEMORY),
+			selection: poll.selection,
+			lastPolledMonth,
+		},
+		transitions,
+	};
 }
 
-/** "Fetch Test Event": the latest completed month, or the latest month when none is completed. */
+/** The event's state with one company's part replaced, at most MAX_COMPANIES kept (newest last). */
+export function withCompanyState(
+	stored: PayrollState | undefined,
+	companyId: string,
+	companyState: CompanyPayrollState,
+): PayrollState {
+	const others = Object.entries(stored?.companies ?? {}).filter(([id]) => id !== companyId);
+	return {
+		companies: Object.fromEntries([
+			...others.slice(-(MAX_COMPANIES - 1)),
+			[companyId, companyState],
+		]),
+	};
+}
+
+/** "Fetch Test Event": the latest completed month, if any is. */
 export function sampleMonth(answers: Record<string, PayrollStatusAnswer>): string | undefined {
 	const months = Object.keys(answers).sort().reverse();
-	return months.find((month) => answers[month].status === 'completed') ?? months[0];
+	return months.find((month) => answers[month].status === 'completed');
 }

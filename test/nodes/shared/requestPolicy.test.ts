@@ -1,7 +1,8 @@
 import type { IN8nHttpFullResponse, INode } from 'n8n-workflow';
 
 import { fileNameFromContentDisposition, safeFileName } from '../../../nodes/shared/binary';
-import { apiErrorFromResponse } from '../../../nodes/shared/errors';
+import { apiErrorFromResponse, connectionError } from '../../../nodes/shared/errors';
+import { sendWithPolicy } from '../../../nodes/shared/requestPolicy';
 import { SandboxSession, failureOf, runPartnerPayroll } from '../../support/fixtures';
 import { pause } from '../../support/network';
 
@@ -101,6 +102,25 @@ describe('failures that sending again cannot mend fail at once, with their own m
 		expect(error.message).toBe('The Partner Payroll API asked to wait 90 s before trying again');
 		expect(error.description).toMatch(/Request Options > Batching/);
 		expect(await session.requests()).toHaveLength(1);
+	});
+});
+
+describe("a caller's time budget (a trigger poll)", () => {
+	it('ends the attempts with a clear error once the budget is spent', async () => {
+		const node = { name: 'Partner Payroll Trigger' } as INode;
+		let attempts = 0;
+		const started = Date.now();
+		const send = async () => {
+			attempts++;
+			throw connectionError(node, 'connection reset');
+		};
+		await expect(
+			sendWithPolicy({ node, method: 'GET', deadline: Date.now() + 1500 }, send),
+		).rejects.toThrow(
+			'The Partner Payroll API did not answer within the time budget of this poll (Could not get a complete answer from the Partner Payroll API (connection reset))',
+		);
+		expect(attempts).toBe(1 + 1); // the wait before a third attempt would pass the budget
+		expect(Date.now() - started).toBeLessThan(1500);
 	});
 });
 

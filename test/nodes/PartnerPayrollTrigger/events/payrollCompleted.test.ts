@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { PayrollState } from '../../../../nodes/PartnerPayrollTrigger/helpers/payrollState';
 import { SandboxSession } from '../../../support/fixtures';
 import {
 	createTrigger,
@@ -22,6 +23,10 @@ afterEach(() => restoreClock());
 
 const FR1001 = { event: 'payrollCompleted', companyId: 'FR1001' };
 
+function companyState(trigger: { state(): IDataObject }, companyId = 'FR1001') {
+	return (trigger.state().payrollCompleted as unknown as PayrollState).companies[companyId];
+}
+
 async function frTrigger(
 	parameters = {},
 	options: { timezone?: string; staticData?: IDataObject } = {},
@@ -39,11 +44,16 @@ describe('payrollCompleted: first activation', () => {
 
 		expect(trigger.state()).toEqual({
 			payrollCompleted: {
-				companyId: 'FR1001',
-				watch: 'both@Europe/Paris',
-				months: {
-					'202610': { status: 'completed', executionEndDate: '2026-10-28T17:42:05.000Z' },
-					'202611': { status: 'not_completed', executionEndDate: null },
+				companies: {
+					FR1001: {
+						months: {
+							'202610': { status: 'completed', executionEndDate: '2026-10-28T17:42:05.000Z' },
+							'202611': { status: 'not_completed', executionEndDate: null },
+						},
+						fired: [],
+						selection: 'both',
+						lastPolledMonth: '202611',
+					},
 				},
 			},
 		});
@@ -75,18 +85,20 @@ describe('payrollCompleted: first activation', () => {
 		expect(await trigger.poll()).toBeNull();
 	});
 
-	it('starts from a new baseline when the state belongs to another company', async () => {
-		const trigger = await frTrigger();
-		await trigger.poll();
-		const stored = trigger.state().payrollCompleted as { companyId: string };
-		stored.companyId = 'FR1002';
-		await setPayrollStatus(session, 'FR1001', '202611', 'completed');
+	it("keeps another company's state; the first poll for this company is its baseline", async () => {
+		const token = await session.token('FR1002');
+		const other = createTrigger(
+			{ event: 'payrollCompleted', companyId: 'FR1002' },
+			session.accessToken(token),
+		);
+		await other.poll();
+		const trigger = await frTrigger({}, { staticData: snapshot(other.staticData) });
 
 		expect(await trigger.poll()).toBeNull();
-		expect(trigger.state().payrollCompleted).toMatchObject({
-			companyId: 'FR1001',
-			months: { '202611': { status: 'completed' } },
-		});
+		expect(Object.keys((trigger.state().payrollCompleted as PayrollState).companies)).toEqual([
+			'FR1002',
+			'FR1001',
+		]);
 	});
 });
 
@@ -179,7 +191,9 @@ describe('payrollCompleted: re-runs', () => {
 
 		expect(await trigger.poll()).toBeNull();
 		expect(trigger.state().payrollCompleted).toMatchObject({
-			months: { '202610': { executionEndDate: '2026-11-02T09:00:00.000Z' } },
+			companies: {
+				FR1001: { months: { '202610': { executionEndDate: '2026-11-02T09:00:00.000Z' } } },
+			},
 		});
 		expect(await trigger.poll()).toBeNull();
 	});
@@ -337,9 +351,7 @@ describe('payrollCompleted: month rollover', () => {
 		expect(await requestLines(session)).toEqual([
 			'GET /companies/FR1001/payroll-status?date=202612',
 		]);
-		expect(Object.keys((trigger.state().payrollCompleted as { months: object }).months)).toEqual([
-			'202612',
-		]);
+		expect(Object.keys(companyState(trigger).months)).toEqual(['202612']);
 	});
 
 	it('America/Los_Angeles: still November when UTC is already in December', async () => {
@@ -533,16 +545,12 @@ describe('payrollCompleted: Fetch Test Event (manual mode)', () => {
 		expect((await trigger.poll())?.[0]).toHaveLength(1);
 	});
 
-	it('returns the current status when no watched month is completed, without creating state', async () => {
+	it("with no watched month completed: n8n's usual No data error, and no state", async () => {
 		const trigger = await frTrigger({ months: 'specific', specificMonths: '202611,202612' });
 
-		const [[item]] = (await trigger.poll('manual'))!;
-
-		expect(item.json).toMatchObject({
-			month: '202612',
-			status: 'not_completed',
-			executionEndDate: null,
-		});
+		await expect(trigger.poll('manual')).rejects.toThrow(
+			'No data with the current filter could be found',
+		);
 		expect(snapshot(trigger.staticData)).toEqual({});
 	});
 });

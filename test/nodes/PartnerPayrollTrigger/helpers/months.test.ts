@@ -2,10 +2,8 @@ import { Settings } from 'luxon';
 import type { INode } from 'n8n-workflow';
 
 import {
-	MAX_CARRY_OVER_MONTHS,
 	addMonths,
 	currentMonthIn,
-	monthsToWatch,
 	parseSpecificMonths,
 	selectedMonths,
 } from '../../../../nodes/PartnerPayrollTrigger/helpers/months';
@@ -65,30 +63,6 @@ describe('selectedMonths', () => {
 			'202507',
 			'202612',
 		]);
-	});
-});
-
-describe('monthsToWatch', () => {
-	it('adds the unfinished months the window left behind', () => {
-		expect(monthsToWatch(['202612'], ['202611', '202610'], '202612')).toEqual([
-			'202610',
-			'202611',
-			'202612',
-		]);
-	});
-
-	it('drops unfinished months older than the carry-over bound', () => {
-		const oldest = addMonths('202612', -MAX_CARRY_OVER_MONTHS);
-		const tooOld = addMonths(oldest, -1);
-		expect(monthsToWatch(['202612'], [tooOld, oldest], '202612')).toEqual([oldest, '202612']);
-	});
-
-	it('never watches a stored month newer than the window (clock moved back)', () => {
-		expect(monthsToWatch(['202611'], ['202612'], '202611')).toEqual(['202611']);
-	});
-
-	it('does not repeat a month that is both selected and unfinished', () => {
-		expect(monthsToWatch(['202611', '202612'], ['202611'], '202612')).toEqual(['202611', '202612']);
 	});
 });
 

@@ -1,11 +1,14 @@
 import {
+	FIRED_MEMORY,
+	MAX_COMPANIES,
 	advancePayrollState,
 	observeMonth,
+	planPoll,
 	readPayrollState,
 	sampleMonth,
 	unfinishedMonths,
-	watchKey,
-	type PayrollState,
+	withCompanyState,
+	type CompanyPayrollState,
 } from '../../../../nodes/PartnerPayrollTrigger/helpers/payrollState';
 
 const OCT_END = '2026-10-28T17:42:05.000Z';
@@ -16,7 +19,7 @@ const completed = (executionEndDate: string | null = OCT_END) => ({
 });
 const notCompleted = { status: 'not_completed', executionEndDate: null };
 const noOptions = { fireForAlreadyCompleted: false, fireOnRerun: false };
-const current = { companyId: 'FR1001', watch: 'both@Europe/Paris' };
+const poll = { selection: 'both', currentMonth: '202611', news: [] as string[] };
 
 describe('observeMonth', () => {
 	it.each([
@@ -88,117 +91,152 @@ describe('observeMonth', () => {
 });
 
 describe('advancePayrollState', () => {
-	const stored: PayrollState = {
-		...current,
+	const stored: CompanyPayrollState = {
 		months: {
 			'202610': { status: 'completed', executionEndDate: OCT_END },
 			'202611': { status: 'not_completed', executionEndDate: null },
 		},
+		fired: [],
+		selection: 'both',
+		lastPolledMonth: '202611',
 	};
 
 	it('first poll: baseline, nothing fires', () => {
 		const result = advancePayrollState(
 			undefined,
-			current,
+			poll,
 			{ '202610': completed(), '202611': notCompleted },
 			noOptions,
 		);
 		expect(result).toEqual({ state: stored, transitions: [] });
 	});
 
-	it('first poll with Fire for Already Completed Months', () => {
-		const { transitions } = advancePayrollState(
+	it('first poll with Fire for Months Already Completed When Watching Starts', () => {
+		const { transitions, state } = advancePayrollState(
 			undefined,
-			current,
+			poll,
 			{ '202610': completed(), '202611': notCompleted },
 			{ ...noOptions, fireForAlreadyCompleted: true },
 		);
 		expect(transitions).toEqual([
 			{ month: '202610', status: 'completed', executionEndDate: OCT_END, isRerun: false },
 		]);
-	});
-
-	it('another company: baseline again', () => {
-		const { transitions, state } = advancePayrollState(
-			stored,
-			{ ...current, companyId: 'FR1002' },
-			{ '202611': completed() },
-			noOptions,
-		);
-		expect(transitions).toEqual([]);
-		expect(state.companyId).toBe('FR1002');
+		expect(state.fired).toEqual(['202610']);
 	});
 
 	it('a transition fires once', () => {
-		const first = advancePayrollState(
-			stored,
-			current,
-			{ '202610': completed(), '202611': completed(RERUN_END) },
-			noOptions,
-		);
+		const answers = { '202610': completed(), '202611': completed(RERUN_END) };
+		const first = advancePayrollState(stored, poll, answers, noOptions);
 		expect(first.transitions).toEqual([
 			{ month: '202611', status: 'completed', executionEndDate: RERUN_END, isRerun: false },
 		]);
-		const second = advancePayrollState(
-			first.state,
-			current,
-			{ '202610': completed(), '202611': completed(RERUN_END) },
-			noOptions,
-		);
-		expect(second.transitions).toEqual([]);
+		expect(advancePayrollState(first.state, poll, answers, noOptions).transitions).toEqual([]);
 	});
 
-	it('a month the calendar brought into the same selection is news when completed', () => {
-		const { transitions } = advancePayrollState(
-			stored,
-			current,
-			{ '202611': notCompleted, '202612': completed() },
-			noOptions,
-		);
-		expect(transitions.map((transition) => transition.month)).toEqual(['202612']);
+	it('a month the calendar brought in is news; one an edit brought in is a baseline', () => {
+		const answers = { '202609': completed(), '202611': notCompleted, '202612': completed() };
+		const news = advancePayrollState(stored, { ...poll, news: ['202612'] }, answers, noOptions);
+		expect(news.transitions.map((transition) => transition.month)).toEqual(['202612']);
 	});
 
-	it('a month the user newly selected is a baseline', () => {
+	it('a month in the fired memory never fires again as a first completion', () => {
+		const remembered = { ...stored, months: {}, fired: ['202610'] };
 		const { transitions } = advancePayrollState(
-			stored,
-			{ ...current, watch: 'specific:202609,202611' },
-			{ '202609': completed(), '202611': completed(RERUN_END) },
-			noOptions,
+			remembered,
+			{ ...poll, news: ['202610'] },
+			{ '202610': completed() },
+			{ ...noOptions, fireForAlreadyCompleted: true },
 		);
-		expect(transitions.map((transition) => transition.month)).toEqual(['202611']);
+		expect(transitions).toEqual([]);
 	});
 
 	it('re-runs fire only with the option, marked', () => {
 		const answers = { '202610': completed(RERUN_END), '202611': notCompleted };
-		expect(advancePayrollState(stored, current, answers, noOptions).transitions).toEqual([]);
+		expect(advancePayrollState(stored, poll, answers, noOptions).transitions).toEqual([]);
 		expect(
-			advancePayrollState(stored, current, answers, { ...noOptions, fireOnRerun: true })
-				.transitions,
+			advancePayrollState(stored, poll, answers, { ...noOptions, fireOnRerun: true }).transitions,
 		).toEqual([
 			{ month: '202610', status: 'completed', executionEndDate: RERUN_END, isRerun: true },
 		]);
 	});
 
-	it('keeps exactly the months that were answered (bounded state)', () => {
+	it('keeps exactly the months that were answered, a bounded fired memory, the newest polled month', () => {
+		const many = { ...stored, fired: Array.from({ length: 30 }, (_, i) => `2024${i}`) };
 		const { state } = advancePayrollState(
-			stored,
-			current,
+			many,
+			{ ...poll, currentMonth: '202610' },
 			{ '202611': notCompleted, '202612': notCompleted },
 			noOptions,
 		);
 		expect(Object.keys(state.months)).toEqual(['202611', '202612']);
+		expect(state.fired).toHaveLength(FIRED_MEMORY);
+		expect(state.lastPolledMonth).toBe('202611');
 	});
 });
 
-describe('readPayrollState', () => {
-	it('accepts what advancePayrollState wrote', () => {
-		const { state } = advancePayrollState(
-			undefined,
-			current,
-			{ '202611': notCompleted },
-			noOptions,
-		);
-		expect(readPayrollState(JSON.parse(JSON.stringify(state)))).toEqual(state);
+describe('planPoll', () => {
+	const known: CompanyPayrollState = {
+		months: { '202611': { status: 'not_completed', executionEndDate: null } },
+		fired: [],
+		selection: 'current',
+		lastPolledMonth: '202611',
+	};
+
+	it('first poll: exactly the selection, nothing is news', () => {
+		expect(planPoll(undefined, 'current', ['202611'], '202611')).toEqual({
+			watched: ['202611'],
+			news: [],
+		});
+	});
+
+	it('the next month of an unchanged relative selection is news; a waiting month stays watched', () => {
+		expect(planPoll(known, 'current', ['202612'], '202612')).toEqual({
+			watched: ['202611', '202612'],
+			news: ['202612'],
+		});
+	});
+
+	it('an outage over a month boundary catches the passed-over months up, as news', () => {
+		const completedKnown = { ...known, months: {}, lastPolledMonth: '202610' };
+		expect(planPoll(completedKnown, 'current', ['202612'], '202612')).toEqual({
+			watched: ['202611', '202612'],
+			news: ['202611', '202612'],
+		});
+		expect(planPoll(completedKnown, 'previous', ['202611'], '202612').watched).toEqual([
+			'202610',
+			'202611',
+		]);
+	});
+
+	it('an edit keeps waiting months; newly selected months are not news', () => {
+		expect(planPoll(known, 'specific', ['202609'], '202611')).toEqual({
+			watched: ['202609', '202611'],
+			news: [],
+		});
+	});
+
+	it('watches at most 12 months back', () => {
+		const longAgo = { ...known, lastPolledMonth: '202401' };
+		const { watched } = planPoll(longAgo, 'current', ['202612'], '202612');
+		expect(watched[0]).toBe('202512');
+		expect(watched).toHaveLength(13);
+	});
+});
+
+describe('readPayrollState and withCompanyState', () => {
+	it('accepts what was written', () => {
+		const { state } = advancePayrollState(undefined, poll, { '202611': notCompleted }, noOptions);
+		const written = withCompanyState(undefined, 'FR1001', state);
+		expect(readPayrollState(JSON.parse(JSON.stringify(written)))).toEqual(written);
+	});
+
+	it('carries the one-company state of earlier versions over', () => {
+		const months = { '202611': { status: 'not_completed', executionEndDate: null } };
+		expect(readPayrollState({ companyId: 'FR1001', watch: 'both@Europe/Paris', months })).toEqual({
+			companies: {
+				FR1001: { months, fired: [], selection: 'both', lastPolledMonth: '202611' },
+			},
+		});
 	});
 
 	it.each([
@@ -206,40 +244,49 @@ describe('readPayrollState', () => {
 		null,
 		'x',
 		{},
-		{ companyId: 'FR1001', watch: 'both@UTC' },
-		{ ...current, months: { '202611': { status: 'done' } } },
+		{ companies: { FR1001: { months: { '202611': { status: 'done' } } } } },
 	])('reads %p as no state', (value) => {
 		expect(readPayrollState(value)).toBeUndefined();
 	});
+
+	it('keeps at most MAX_COMPANIES companies, the one just polled last', () => {
+		let state = withCompanyState(undefined, 'C0', {
+			months: {},
+			fired: [],
+			selection: 'both',
+			lastPolledMonth: '202611',
+		});
+		for (let i = 1; i <= MAX_COMPANIES + 2; i++) {
+			state = withCompanyState(state, `C${i}`, state.companies[`C${i - 1}`]);
+		}
+		const ids = Object.keys(state.companies);
+		expect(ids).toHaveLength(MAX_COMPANIES);
+		expect(ids[ids.length - 1]).toBe(`C${MAX_COMPANIES + 2}`);
+	});
 });
 
-describe('unfinishedMonths, sampleMonth, watchKey', () => {
+describe('unfinishedMonths, sampleMonth', () => {
 	it('unfinishedMonths lists the months not completed', () => {
 		expect(
 			unfinishedMonths({
-				...current,
 				months: {
 					'202609': { status: 'not_completed', executionEndDate: OCT_END },
 					'202610': { status: 'completed', executionEndDate: OCT_END },
 					'202611': { status: 'not_completed', executionEndDate: null },
 				},
+				fired: [],
+				selection: 'both',
+				lastPolledMonth: '202611',
 			}),
 		).toEqual(['202609', '202611']);
 		expect(unfinishedMonths(undefined)).toEqual([]);
 	});
 
-	it('sampleMonth prefers the latest completed month, else the latest month', () => {
+	it('sampleMonth is the latest completed month, or none', () => {
 		expect(
 			sampleMonth({ '202609': completed(), '202610': completed(), '202611': notCompleted }),
 		).toBe('202610');
-		expect(sampleMonth({ '202611': notCompleted, '202612': notCompleted })).toBe('202612');
+		expect(sampleMonth({ '202611': notCompleted, '202612': notCompleted })).toBeUndefined();
 		expect(sampleMonth({})).toBeUndefined();
-	});
-
-	it('watchKey: the rule and zone for relative selections, the months for specific ones', () => {
-		expect(watchKey('both', 'Pacific/Auckland', [])).toBe('both@Pacific/Auckland');
-		expect(watchKey('specific', 'Pacific/Auckland', ['202611', '202612'])).toBe(
-			'specific:202611,202612',
-		);
 	});
 });

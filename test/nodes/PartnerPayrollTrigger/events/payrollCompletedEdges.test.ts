@@ -1,0 +1,164 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { SandboxSession } from '../../../support/fixtures';
+import { pause } from '../../../support/network';
+import {
+	createTrigger,
+	restoreClock,
+	setClock,
+	setPayrollStatus,
+	snapshot,
+	type TriggerPoller,
+} from '../triggerHarness';
+
+// Exactly once at the edges: edits of the node (time zone, Months, company), reopened months,
+// outages across a month boundary and a republish while a poll is still running. Each edit is
+// played as n8n plays it: the same static data, the node's new parameters.
+
+const session = new SandboxSession();
+beforeAll(async () => await session.start());
+afterAll(async () => await session.stop());
+beforeEach(async () => await session.reset());
+afterEach(() => restoreClock());
+
+async function trigger(
+	parameters: IDataObject,
+	options: { timezone?: string; staticData?: IDataObject; companyId?: string } = {},
+): Promise<TriggerPoller> {
+	const companyId = options.companyId ?? 'FR1001';
+	const token = await session.token(companyId);
+	return createTrigger(
+		{ event: 'payrollCompleted', companyId, ...parameters },
+		session.accessToken(token),
+		options,
+	);
+}
+
+/** The same trigger after the user edited its parameters (state kept). */
+async function edited(
+	before: TriggerPoller,
+	parameters: IDataObject,
+	options: { timezone?: string; companyId?: string } = {},
+) {
+	return await trigger(parameters, { ...options, staticData: snapshot(before.staticData) });
+}
+
+const firedMonths = (result: Awaited<ReturnType<TriggerPoller['poll']>>) =>
+	(result?.[0] ?? []).map((item) => item.json.month);
+
+describe('edits keep what is known', () => {
+	it('a time zone change keeps a waiting month: November still fires after Paris → Auckland', async () => {
+		// 30 November, 12:00 UTC: still November in Paris, already 1 December in Auckland.
+		setClock('2026-11-30T12:00:00.000Z');
+		const paris = await trigger({ months: 'current' }, { timezone: 'Europe/Paris' });
+		expect(await paris.poll()).toBeNull();
+
+		const auckland = await edited(paris, { months: 'current' }, { timezone: 'Pacific/Auckland' });
+		expect(await auckland.poll()).toBeNull();
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-30T20:00:00.000Z');
+
+		expect(firedMonths(await auckland.poll())).toEqual(['202611']);
+		expect(await auckland.poll()).toBeNull();
+	});
+
+	it('a Months change keeps a waiting month', async () => {
+		setClock('2026-11-15T12:00:00.000Z');
+		const current = await trigger({ months: 'current' });
+		await current.poll();
+
+		const specific = await edited(current, { months: 'specific', specificMonths: '202609' });
+		expect(await specific.poll()).toBeNull();
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-27T16:00:00.000Z');
+
+		expect(firedMonths(await specific.poll())).toEqual(['202611']);
+	});
+
+	it('widening the window after the month rolled does not fire a month twice', async () => {
+		setClock('2026-11-15T12:00:00.000Z');
+		const options = { fireForAlreadyCompleted: true };
+		const current = await trigger({ months: 'current', options });
+		await current.poll();
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-27T16:00:00.000Z');
+		expect(firedMonths(await current.poll())).toEqual(['202611']);
+
+		setClock('2026-12-10T12:00:00.000Z');
+		const widened = await edited(current, { months: 'both', options });
+		expect(await widened.poll()).toBeNull();
+	});
+
+	it('removing and re-adding a specific month does not fire it again', async () => {
+		const options = { fireForAlreadyCompleted: true };
+		const first = await trigger({ months: 'specific', specificMonths: '202610', options });
+		expect(firedMonths(await first.poll())).toEqual(['202610']);
+		const removed = await edited(first, { months: 'specific', specificMonths: '202609', options });
+		expect(firedMonths(await removed.poll())).toEqual(['202609']);
+		const readded = await edited(removed, {
+			months: 'specific',
+			specificMonths: '202609, 202610',
+			options,
+		});
+		expect(await readded.poll()).toBeNull();
+	});
+
+	it('switching to another company and back does not repeat', async () => {
+		const options = { fireForAlreadyCompleted: true };
+		const fr1001 = await trigger({ months: 'specific', specificMonths: '202610', options });
+		expect(firedMonths(await fr1001.poll())).toEqual(['202610']);
+		const fr1002 = await edited(
+			fr1001,
+			{ months: 'specific', specificMonths: '202610', options },
+			{ companyId: 'FR1002' },
+		);
+		await fr1002.poll();
+		const back = await edited(fr1002, { months: 'specific', specificMonths: '202610', options });
+		expect(await back.poll()).toBeNull();
+	});
+});
+
+describe('real switches and outages', () => {
+	it('reopened then completed fires once more, as a re-run', async () => {
+		setClock('2026-11-15T12:00:00.000Z');
+		const watcher = await trigger({ months: 'both' });
+		await watcher.poll();
+		await setPayrollStatus(session, 'FR1001', '202610', 'not_completed');
+		expect(await watcher.poll()).toBeNull();
+		await setPayrollStatus(session, 'FR1001', '202610', 'completed', '2026-11-20T10:00:00.000Z');
+
+		const [[item]] = (await watcher.poll())!;
+		expect(item.json).toMatchObject({ month: '202610', isRerun: true });
+		expect(await watcher.poll()).toBeNull();
+	});
+
+	it('an outage from 31 October to 1 December: November fires once on the first poll after it', async () => {
+		setClock('2026-10-31T12:00:00.000Z');
+		const watcher = await trigger({ months: 'current' });
+		await watcher.poll();
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-28T16:00:00.000Z');
+
+		setClock('2026-12-01T09:00:00.000Z');
+		expect(firedMonths(await watcher.poll())).toEqual(['202611']);
+		expect(await watcher.poll()).toBeNull();
+	});
+});
+
+describe('a republish while a poll still runs', () => {
+	it('the older activation drops its result; the month fires once, from the newer one', async () => {
+		setClock('2026-11-15T12:00:00.000Z');
+		// One token for both activations: a new token would revoke the first one.
+		const credentials = session.accessToken(await session.token('FR1001'));
+		const parameters = { event: 'payrollCompleted', companyId: 'FR1001', months: 'current' };
+		const old = createTrigger(parameters, credentials);
+		await old.poll();
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-27T16:00:00.000Z');
+		const storedBefore = snapshot(old.staticData);
+
+		// The older activation's poll waits on a slow answer while the workflow is published again.
+		await session.injectFault({ path: '/payroll-status', type: 'delay', delayMs: 800 });
+		const slowPoll = old.poll();
+		await pause(100);
+		const republished = createTrigger(parameters, credentials, { staticData: storedBefore });
+		expect(firedMonths(await republished.poll())).toEqual(['202611']);
+
+		expect(await slowPoll).toBeNull();
+	});
+});
