@@ -162,3 +162,25 @@ it('fires nothing again after n8n restarts', async () => {
 	await waitForPolls(before, 3);
 	expect(await executions()).toHaveLength(1);
 });
+
+it('a month reopened, then completed again, fires exactly one more execution, marked as a re-run', async () => {
+	const setStatus = async (status, executionEndDate) =>
+		await fetch(`${sandbox.url}/_sandbox/payroll-status`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ companyId: COMPANY, month: MONTH, status, executionEndDate }),
+		});
+	await setStatus('not_completed', null);
+	await waitForPolls(await statusPolls(), 2);
+	expect(await executions()).toHaveLength(1);
+
+	await setStatus('completed', '2026-11-29T08:00:00.000Z');
+	const all = await waitForExecutions(2);
+	const latest = all.find((execution) => execution.data.resultData.runData[TRIGGER_NAME][0].data.main[0][0].json.executionEndDate === '2026-11-29T08:00:00.000Z');
+	expect(latest.data.resultData.runData[TRIGGER_NAME][0].data.main[0].map((item) => item.json)).toEqual([
+		expect.objectContaining({ month: MONTH, status: 'completed', isRerun: true }),
+	]);
+
+	await waitForPolls(await statusPolls(), 2);
+	expect(await executions()).toHaveLength(2);
+});
