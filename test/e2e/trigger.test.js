@@ -1,7 +1,8 @@
 'use strict';
-// The trigger inside a real n8n (`n8n start`, workflow published, a 10-second poll schedule): flipping a
-// month to `completed` in the sandbox gives exactly one execution with the right item; later polls and a
-// restart of n8n give none.
+// The trigger inside a real n8n (`n8n start`, workflow published, a 10-second poll schedule), watching a
+// relative window (Current and Previous Month, Europe/Paris): flipping the current month to `completed` in
+// the sandbox gives exactly one execution with the right item; later polls and a restart of n8n give none;
+// reopening and completing it again gives exactly one more.
 const {
 	ensureN8nInstalled,
 	createInstance,
@@ -19,7 +20,14 @@ const SETUP_TIMEOUT_MS = 20 * 60_000; // includes installing n8n when it is miss
 const WORKFLOW_ID = 'wfPayrollTrigger1';
 const TRIGGER_NAME = 'Partner Payroll Trigger';
 const COMPANY = 'FR1001';
-const MONTH = '202611';
+// The real clock decides the window: the current month in the workflow's time zone.
+const TIME_ZONE = 'Europe/Paris';
+const MONTH = new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit' })
+	.format(new Date())
+	.replace('-', '');
+const MONTH_NAME = new Intl.DateTimeFormat('en-US', { timeZone: TIME_ZONE, year: 'numeric', month: 'long' }).format(
+	new Date(),
+);
 const STATUS_PATH = `/api/v1/companies/${COMPANY}/payroll-status`;
 const END_DATE = '2026-11-27T16:00:00.000Z';
 
@@ -32,7 +40,7 @@ function triggerWorkflow(credential) {
 		id: WORKFLOW_ID,
 		name: 'Payroll completed (e2e)',
 		active: false,
-		settings: { executionOrder: 'v1', timezone: 'Europe/Paris' },
+		settings: { executionOrder: 'v1', timezone: TIME_ZONE },
 		nodes: [
 			{
 				id: 'trigger-node',
@@ -46,8 +54,7 @@ function triggerWorkflow(credential) {
 					authentication: 'accessToken',
 					event: 'payrollCompleted',
 					companyId: COMPANY,
-					months: 'specific',
-					specificMonths: MONTH,
+					months: 'both',
 					options: {},
 				},
 				credentials: { partnerPayrollApi: { id: credential.id, name: credential.name } },
@@ -66,7 +73,10 @@ function triggerWorkflow(credential) {
 }
 
 async function statusPolls() {
-	return (await listRequests(sandbox)).filter((request) => request.path === STATUS_PATH).length;
+	// One request per watched month and poll: the current month's requests count the polls.
+	return (await listRequests(sandbox)).filter(
+		(request) => request.path === STATUS_PATH && request.query?.date === MONTH,
+	).length;
 }
 
 /** Waits until the trigger has polled `count` more times than `since`. */
@@ -143,7 +153,7 @@ it('fires exactly once, with the month, when the payroll is completed', async ()
 		expect.objectContaining({
 			companyId: COMPANY,
 			month: MONTH,
-			monthName: 'November 2026',
+			monthName: MONTH_NAME,
 			status: 'completed',
 			executionEndDate: END_DATE,
 			timeZone: 'Europe/Paris',
