@@ -11,8 +11,8 @@ import {
 	type TriggerPoller,
 } from '../triggerHarness';
 
-// Exactly once at the edges: edits of the node (time zone, Months, company), reopened months,
-// outages across a month boundary and a republish while a poll is still running. Each edit is
+// Exactly once at the edges (reopened months: payrollCompleted.test.ts): edits of the node (time
+// zone, Months, company), outages across a month boundary and a republish while a poll is still running. Each edit is
 // played as n8n plays it: the same static data, the node's new parameters.
 
 const session = new SandboxSession();
@@ -115,20 +115,7 @@ describe('edits keep what is known', () => {
 	});
 });
 
-describe('real switches and outages', () => {
-	it('reopened then completed fires once more, as a re-run', async () => {
-		setClock('2026-11-15T12:00:00.000Z');
-		const watcher = await trigger({ months: 'both' });
-		await watcher.poll();
-		await setPayrollStatus(session, 'FR1001', '202610', 'not_completed');
-		expect(await watcher.poll()).toBeNull();
-		await setPayrollStatus(session, 'FR1001', '202610', 'completed', '2026-11-20T10:00:00.000Z');
-
-		const [[item]] = (await watcher.poll())!;
-		expect(item.json).toMatchObject({ month: '202610', isRerun: true });
-		expect(await watcher.poll()).toBeNull();
-	});
-
+describe('outages', () => {
 	it('an outage from 31 October to 1 December: November fires once on the first poll after it', async () => {
 		setClock('2026-10-31T12:00:00.000Z');
 		const watcher = await trigger({ months: 'current' });
