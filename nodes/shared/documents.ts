@@ -4,7 +4,7 @@ import { fileNamePart, fileToItem, safeFileName } from './binary';
 import type { Connection, PartnerPayrollFunctions } from './credentials';
 import { parseDocumentReference } from './documentReference';
 import type { ErrorContext } from './errors';
-import { apiRequest, companyPath } from './transport';
+import { apiDownload, companyPath } from './transport';
 
 export interface DownloadOptions {
 	/** An earlier deadline of the caller (epoch ms), e.g. the trigger's poll budget. */
@@ -50,26 +50,26 @@ export async function withListedDocumentPdf(
 	options: DownloadOptions = {},
 ): Promise<INodeExecutionData> {
 	const documentId = String(item.json.documentId);
-	const response = await apiRequest(
+	const { name } = item.json;
+	const listedName =
+		(typeof name === 'string' && safeFileName(name)) || `${fileNamePart(documentId)}.pdf`;
+	const file = await apiDownload(
 		context,
 		connection,
 		{
 			method: 'GET',
 			path: listedDocumentPath(context, connection, companyId, item, errorContext.itemIndex),
-			binary: true,
 			deadline: options.deadline,
 		},
 		errorContext,
-	);
-	const { name } = item.json;
-	const listedName =
-		(typeof name === 'string' && safeFileName(name)) || `${fileNamePart(documentId)}.pdf`;
-	const file = await fileToItem(
-		context,
-		response,
-		{ fileName: listedName, mimeType: 'application/pdf' },
-		binaryPropertyName,
-		{},
+		async (response) =>
+			await fileToItem(
+				context,
+				response,
+				{ fileName: listedName, mimeType: 'application/pdf' },
+				binaryPropertyName,
+				{},
+			),
 	);
 	return { json: item.json, binary: file.binary };
 }

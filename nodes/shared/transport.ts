@@ -5,6 +5,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
+import { withReadErrorBody } from './binary';
 import type { Connection, PartnerPayrollFunctions } from './credentials';
 import { NODE_RATE_LIMIT_ADVICE, throwIfApiError, type ErrorContext } from './errors';
 import { sendWithPolicy } from './requestPolicy';
@@ -16,8 +17,6 @@ export interface ApiRequest {
 	qs?: IDataObject;
 	body?: IDataObject;
 	headers?: IDataObject;
-	/** Ask for the raw bytes (files) instead of parsed JSON. */
-	binary?: boolean;
 	/** A POST that only reads (introspection) may be sent again like a GET. */
 	readOnly?: boolean;
 	/** An earlier deadline of the caller (epoch ms), e.g. the trigger's poll budget. */
@@ -38,14 +37,16 @@ export function cancelSignalOf(context: PartnerPayrollFunctions): AbortSignal | 
 
 /**
  * A request outside the declarative routing (trigger, introspection, document downloads of a
- * listing), under the package's request policy.
+ * listing), under the package's request policy. `receive` turns a success into the result inside
+ * the attempt, so a file whose stream is cut mid-way is fetched again like any lost answer.
  */
-export async function apiRequest(
+async function sendRequest<T>(
 	context: PartnerPayrollFunctions,
 	connection: Connection,
-	request: ApiRequest,
-	errorContext: ErrorContext = {},
-): Promise<IN8nHttpFullResponse> {
+	request: ApiRequest & { stream?: boolean },
+	errorContext: ErrorContext,
+	receive: (response: IN8nHttpFullResponse) => Promise<T>,
+): Promise<T> {
 	const node = context.getNode();
 	const fullContext: ErrorContext = {
 		rateLimitAdvice: isPoll(context) ? TRIGGER_RATE_LIMIT_ADVICE : NODE_RATE_LIMIT_ADVICE,
@@ -71,10 +72,10 @@ export async function apiRequest(
 					url: request.path,
 					qs: request.qs,
 					body: request.body,
-					json: !request.binary,
-					encoding: request.binary ? 'arraybuffer' : undefined,
+					json: !request.stream,
+					encoding: request.stream ? 'stream' : undefined,
 					headers: {
-						Accept: request.binary ? '*/*' : 'application/json',
+						Accept: request.stream ? '*/*' : 'application/json',
 						...(request.headers ?? {}),
 					},
 					timeout: timeoutMs,
@@ -82,9 +83,42 @@ export async function apiRequest(
 					returnFullResponse: true,
 				},
 			)) as IN8nHttpFullResponse;
-			throwIfApiError(node, response, fullContext);
-			return response;
+			throwIfApiError(node, await withReadErrorBody(response), fullContext);
+			return await receive(response);
 		},
+	);
+}
+
+/** A JSON request: the full answer, once the status says success. */
+export async function apiRequest(
+	context: PartnerPayrollFunctions,
+	connection: Connection,
+	request: ApiRequest,
+	errorContext: ErrorContext = {},
+): Promise<IN8nHttpFullResponse> {
+	return await sendRequest(
+		context,
+		connection,
+		request,
+		errorContext,
+		async (response) => response,
+	);
+}
+
+/** A file: its answer streams into `receive` (for example fileToItem), within the attempt. */
+export async function apiDownload<T>(
+	context: PartnerPayrollFunctions,
+	connection: Connection,
+	request: ApiRequest,
+	errorContext: ErrorContext,
+	receive: (response: IN8nHttpFullResponse) => Promise<T>,
+): Promise<T> {
+	return await sendRequest(
+		context,
+		connection,
+		{ ...request, stream: true },
+		errorContext,
+		receive,
 	);
 }
 
