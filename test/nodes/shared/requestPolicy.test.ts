@@ -3,7 +3,8 @@ import type { IN8nHttpFullResponse, INode } from 'n8n-workflow';
 import { fileNameFromContentDisposition, safeFileName } from '../../../nodes/shared/binary';
 import { apiErrorFromResponse, connectionError } from '../../../nodes/shared/errors';
 import { sendWithPolicy } from '../../../nodes/shared/requestPolicy';
-import { SandboxSession, failureOf, runPartnerPayroll } from '../../support/fixtures';
+import { SandboxSession, failureOf, runPartnerPayroll, sha256 } from '../../support/fixtures';
+import { binaryBytes } from '../../support/n8n-harness';
 import { pause } from '../../support/network';
 
 const session = new SandboxSession();
@@ -69,6 +70,37 @@ describe('no nested retries', () => {
 		expect(count(first)).toBe(1);
 		expect(count(second)).toBe(4);
 	}, 30_000);
+});
+
+describe('streamed files', () => {
+	it('a PDF cut off mid-way under Download Files is fetched again, every byte intact', async () => {
+		const token = await session.token('GB3001');
+		const listing = await runPartnerPayroll(
+			{ resource: 'document', operation: 'getIncomeTaxDocuments' },
+			session.accessToken(token),
+		);
+		const cut = String(listing[0].json.documentUrl);
+		await session.injectFault({ path: cut, type: 'truncate' });
+		await session.clearRequests();
+
+		const items = await runPartnerPayroll(
+			{
+				resource: 'document',
+				operation: 'getIncomeTaxDocuments',
+				companyId: 'GB3001',
+				options: { downloadFiles: true },
+			},
+			session.accessToken(token),
+		);
+
+		for (const item of items) {
+			expect(sha256(binaryBytes(item))).toBe(
+				sha256(session.sandbox.seed.document('GB3001', String(item.json.documentId))),
+			);
+		}
+		const paths = (await session.requests()).map((request) => request.path);
+		expect(paths.filter((path) => path.endsWith(cut))).toHaveLength(2);
+	});
 });
 
 describe('failures that sending again cannot mend fail at once, with their own message', () => {
