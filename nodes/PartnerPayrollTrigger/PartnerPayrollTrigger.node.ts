@@ -190,6 +190,8 @@ export class PartnerPayrollTrigger implements INodeType {
 						name: 'binaryPropertyName',
 						type: 'string',
 						default: 'data',
+						// Relative to this collection: only with Attach PDF on.
+						displayOptions: { show: { attachPdf: [true] } },
 						hint: 'The name of the output binary field to put each PDF in (with Attach PDF)',
 					},
 				],

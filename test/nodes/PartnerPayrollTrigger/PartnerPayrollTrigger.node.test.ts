@@ -1,3 +1,5 @@
+import { NodeHelpers, type INode, type INodeProperties } from 'n8n-workflow';
+
 import { PartnerPayroll } from '../../../nodes/PartnerPayroll/PartnerPayroll.node';
 import { partnerPayrollTrigger } from './triggerHarness';
 
@@ -28,5 +30,28 @@ describe('Partner Payroll Trigger description', () => {
 			description.properties.map((property) => [property.name, property.default]),
 		);
 		expect(defaults).toMatchObject({ event: 'payrollCompleted', months: 'both', companyId: '' });
+	});
+
+	it('shows Put Output File in Field only with Attach PDF, as the editor reads a collection', () => {
+		const options = description.properties.find(
+			(property) =>
+				property.name === 'options' &&
+				property.displayOptions?.show?.event?.includes('newDocument'),
+		)!;
+		const field = (options.options as INodeProperties[]).find(
+			(option) => option.name === 'binaryPropertyName',
+		)!;
+		const node = { typeVersion: 1 } as INode;
+		const shown = (options: object) =>
+			NodeHelpers.displayParameterPath(
+				{ event: 'newDocument', options } as never,
+				field,
+				'options',
+				node,
+				description,
+			);
+		expect(shown({ attachPdf: true })).toBe(true);
+		expect(shown({ attachPdf: false })).toBe(false);
+		expect(shown({})).toBe(false);
 	});
 });
