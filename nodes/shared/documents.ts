@@ -6,11 +6,6 @@ import { parseDocumentReference } from './documentReference';
 import type { ErrorContext } from './errors';
 import { apiDownload, companyPath } from './transport';
 
-export interface DownloadOptions {
-	/** An earlier deadline of the caller (epoch ms), e.g. the trigger's poll budget. */
-	deadline?: number;
-}
-
 /**
  * Where a listed document is downloaded from: its documentUrl ("the API path from which the
  * document is downloaded"), once checked to be a document of this company on the API's own host;
@@ -47,7 +42,6 @@ export async function withListedDocumentPdf(
 	item: INodeExecutionData,
 	binaryPropertyName: string,
 	errorContext: ErrorContext = {},
-	options: DownloadOptions = {},
 ): Promise<INodeExecutionData> {
 	const documentId = String(item.json.documentId);
 	const { name } = item.json;
@@ -59,7 +53,6 @@ export async function withListedDocumentPdf(
 		{
 			method: 'GET',
 			path: listedDocumentPath(context, connection, companyId, item, errorContext.itemIndex),
-			deadline: options.deadline,
 		},
 		errorContext,
 		async (response) =>

@@ -19,8 +19,6 @@ export interface ApiRequest {
 	headers?: IDataObject;
 	/** A POST that only reads (introspection) may be sent again like a GET. */
 	readOnly?: boolean;
-	/** An earlier deadline of the caller (epoch ms), e.g. the trigger's poll budget. */
-	deadline?: number;
 }
 
 export const TRIGGER_RATE_LIMIT_ADVICE =
@@ -60,7 +58,7 @@ async function sendRequest<T>(
 			idempotent: request.readOnly,
 			errorContext: fullContext,
 			signal: cancelSignalOf(context),
-			deadline: request.deadline ?? connection.deadline,
+			deadline: connection.deadline,
 		},
 		async ({ timeoutMs }) => {
 			const response = (await context.helpers.httpRequestWithAuthentication.call(
