@@ -17,7 +17,8 @@ function maskAuthorization(header) {
 function createRequestLog() {
   const entries = [];
 
-  function record(req, url, status, fault) {
+  /** `connection`: the number of the TCP connection the request came on (1, 2, ... since start). */
+  function record(req, url, status, fault, connection) {
     entries.push({
       time: new Date().toISOString(),
       method: req.method,
@@ -27,6 +28,7 @@ function createRequestLog() {
       authorization: maskAuthorization(req.headers.authorization),
       contentType: req.headers['content-type'] || null,
       fault: fault || null,
+      connection: connection || null,
     });
     if (entries.length > MAX_ENTRIES) entries.shift();
   }

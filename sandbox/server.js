@@ -104,6 +104,9 @@ async function startSandbox(options = {}) {
 
   const shutdown = new AbortController();
   let urls = null;
+  // Every TCP connection gets a number, so the request log shows whether clients keep connections alive.
+  const connectionNumbers = new WeakMap();
+  let connectionsOpened = 0;
 
   async function dispatch(req, url) {
     const path = url.pathname;
@@ -134,7 +137,8 @@ async function startSandbox(options = {}) {
       return;
     }
     const fault = faults.take(req.method, url.pathname);
-    res.on('close', () => requestLog.record(req, url, res.headersSent ? res.statusCode : null, fault && fault.type));
+    const connection = connectionNumbers.get(req.socket);
+    res.on('close', () => requestLog.record(req, url, res.headersSent ? res.statusCode : null, fault && fault.type, connection));
     const faultReply = () => statusFaultReply(fault, rateLimiter.limitFor(req.method));
     if (fault && preventsOperation(fault)) {
       req.resume();
@@ -165,6 +169,11 @@ async function startSandbox(options = {}) {
       if (error.name !== 'AbortError') console.error('[sandbox] request failed:', error);
       if (!res.headersSent) res.destroy();
     });
+  });
+
+  server.on('connection', (socket) => {
+    connectionsOpened += 1;
+    connectionNumbers.set(socket, connectionsOpened);
   });
 
   await new Promise((resolve, reject) => {

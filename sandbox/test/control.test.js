@@ -169,11 +169,37 @@ describe('/_sandbox/requests', () => {
       authorization: `Bearer …${FIXED.slice(-4)}`,
       contentType: null,
       fault: null,
+      connection: expect.any(Number),
     });
     expect(log[1]).toMatchObject({ method: 'POST', path: '/oauth/token', status: 401, authorization: null, contentType: 'application/x-www-form-urlencoded' });
     expect(JSON.stringify(log)).not.toContain(FIXED);
     expect((await control(sandbox, '/requests', { method: 'DELETE' })).status).toBe(204);
     expect((await control(sandbox, '/requests')).body).toEqual([]);
+  });
+});
+
+describe('/_sandbox/requests: connection numbers', () => {
+  const http = require('node:http');
+  const get = (agent, headers = {}) => new Promise((resolve, reject) => {
+    const request = http.get(`${sandbox.apiBaseUrl}/companies/FR1001/payroll-status?date=202607`, { agent, headers: { Authorization: `Bearer ${FIXED}`, ...headers } }, (response) => {
+      response.resume();
+      response.on('end', resolve);
+    });
+    request.on('error', reject);
+  });
+
+  test('requests on one kept-alive connection share its number; new connections get new numbers', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    await get(agent);
+    await get(agent);
+    agent.destroy();
+    await get(undefined, { Connection: 'close' });
+    await get(undefined, { Connection: 'close' });
+    const numbers = (await control(sandbox, '/requests')).body.map((entry) => entry.connection);
+    expect(numbers).toHaveLength(4);
+    expect(numbers.every(Number.isInteger)).toBe(true);
+    expect(numbers[0]).toBe(numbers[1]);
+    expect(new Set(numbers).size).toBe(3);
   });
 });
 
