@@ -149,7 +149,7 @@ export class PartnerPayrollTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							"Whether to fire again when a completed month's executionEndDate changes while it stays completed (payroll run again). A month reopened and completed again always fires, with isRerun true.",
+							"Whether to fire again when a completed month's executionEndDate changes while it stays completed (payroll run again). A month reopened and then completed again always fires.",
 					},
 					{
 						displayName: 'Fire for Months Already Completed When Watching Starts',

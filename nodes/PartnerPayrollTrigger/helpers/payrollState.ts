@@ -14,9 +14,8 @@ export interface PayrollStatusAnswer {
 export interface MonthState {
 	status: PayrollStatus;
 	/**
-	 * End date of the last completed run seen, kept while the month reads `not_completed` again
-	 * (payroll reopened), so a run is recognised as a re-run; null while the month never completed.
-	 * A completed answer without a date is stored as ''.
+	 * End date of the last completed run seen (a re-run changes it), kept while the month is reopened;
+	 * null while the month was never seen completed. A completed answer without a date is stored as ''.
 	 */
 	executionEndDate: string | null;
 }
@@ -89,14 +88,16 @@ export function readPayrollState(value: unknown): PayrollState | undefined {
 	const state = value as PayrollState & { companyId?: unknown; watch?: unknown; months?: unknown };
 	if (typeof value !== 'object' || value === null) return undefined;
 	if (typeof state.companyId === 'string' && isMonthStates(state.months)) {
-		const months = Object.keys(state.months).sort();
+		const newest = Object.keys(state.months).sort().pop();
+		const selection = String(state.watch ?? '').split(/[:@]/)[0];
 		return {
 			companies: {
 				[state.companyId]: {
 					months: state.months,
 					fired: [],
-					selection: String(state.watch ?? '').split(/[:@]/)[0],
-					lastPolledMonth: months[months.length - 1] ?? '',
+					selection,
+					// The current month of that poll: one after the newest watched for Previous Month.
+					lastPolledMonth: newest ? addMonths(newest, selection === 'previous' ? 1 : 0) : '',
 				},
 			},
 		};
@@ -124,6 +125,12 @@ export interface PollPlan {
 	news: string[];
 }
 
+const isRelative = (selection: string) => ['both', 'current', 'previous'].includes(selection);
+
+/** The newest month a relative selection watched when the current month was `currentMonth`. */
+const newestWatched = (selection: string, currentMonth: string) =>
+	selection === 'previous' ? addMonths(currentMonth, -1) : currentMonth;
+
 /** Months strictly between two months, oldest first. */
 function monthsBetween(after: string, before: string): string[] {
 	const months: string[] = [];
@@ -136,7 +143,8 @@ function monthsBetween(after: string, before: string): string[] {
 /**
  * What a poll watches: the selected months; the months still waiting (whatever the selection or
  * time zone became); and, for relative selections, the months the window passed over since the
- * last successful poll (an outage across a month boundary). All within MAX_CARRY_OVER_MONTHS.
+ * last successful poll of this company (an outage or a deactivation across a month boundary). All
+ * within MAX_CARRY_OVER_MONTHS.
  * A month is news when the calendar brought it in: caught up, or in an unchanged selection.
  */
 export function planPoll(
@@ -148,12 +156,9 @@ export function planPoll(
 	if (!stored) return { watched: selected, news: [] };
 	const oldestKept = addMonths(currentMonth, -MAX_CARRY_OVER_MONTHS);
 	const caughtUp =
-		selection === 'specific' || !stored.lastPolledMonth
-			? []
-			: monthsBetween(
-					addMonths(stored.lastPolledMonth, selection === 'previous' ? -1 : 0),
-					selected[0],
-				);
+		isRelative(selection) && isRelative(stored.selection) && stored.lastPolledMonth
+			? monthsBetween(newestWatched(stored.selection, stored.lastPolledMonth), selected[0])
+			: [];
 	const carried = [...unfinishedMonths(stored), ...caughtUp].filter(
 		(month) => month >= oldestKept && month <= currentMonth,
 	);
@@ -167,34 +172,38 @@ export function planPoll(
 }
 
 /**
- * One month: its next state and what this answer is. `completed`: a first completion. `reopened`: a
- * month seen completed, then not completed, is completed again, which is always news. `rerun`: a
- * completed month's run ended again (a new executionEndDate without a reopening in between).
+ * One month: its next state and what this answer is. `firstSight`: no state yet and completed, so
+ * when it completed is unknown. `switched`: seen not completed, now completed; an observed switch,
+ * including a month reopened then completed again. `rerun`: a completed month's run ended again (a
+ * new executionEndDate without a `not_completed` answer in between).
  */
 export function observeMonth(
 	previous: MonthState | undefined,
 	answer: PayrollStatusAnswer,
-): { state: MonthState; change?: 'completed' | 'reopened' | 'rerun' } {
+): { state: MonthState; change?: 'firstSight' | 'switched' | 'rerun' } {
 	if (answer.status !== 'completed') {
 		return {
 			state: { status: 'not_completed', executionEndDate: previous?.executionEndDate ?? null },
 		};
 	}
-	const executionEndDate = answer.executionEndDate ?? '';
-	const state: MonthState = { status: 'completed', executionEndDate };
-	const lastRun = previous?.executionEndDate ?? null;
-	if (lastRun === null) return { state, change: 'completed' };
-	if (previous?.status === 'not_completed') return { state, change: 'reopened' };
-	return lastRun === executionEndDate ? { state } : { state, change: 'rerun' };
+	const state: MonthState = {
+		status: 'completed',
+		executionEndDate: answer.executionEndDate ?? '',
+	};
+	if (!previous) return { state, change: 'firstSight' };
+	if (previous.status === 'not_completed') return { state, change: 'switched' };
+	return previous.executionEndDate === state.executionEndDate
+		? { state }
+		: { state, change: 'rerun' };
 }
 
 /**
  * Applies one poll's answers (one per watched month) to what is known of the company.
  *
- * A month without stored state is a baseline unless the calendar brought it in (`plan.news`): a
- * first activation or an edit records it; a month that became "previous", or that an outage passed
- * over, is news. A month fires at most once as a first completion (the fired memory); it fires
- * again only on a real new switch (reopened then completed) or, with the option, a re-run.
+ * An observed switch to completed always fires: it is the event. A month first seen completed is a
+ * baseline (recorded, not fired) unless the calendar brought it in (`poll.news`) or the option asks
+ * for it, and never fires when the fired memory has it: no edit, re-selection or company switch
+ * repeats a month. A re-run fires only with the option. `isRerun`: the month fired before.
  */
 export function advancePayrollState(
 	stored: CompanyPayrollState | undefined,
@@ -206,25 +215,23 @@ export function advancePayrollState(
 	const transitions: PayrollTransition[] = [];
 	const fired = [...(stored?.fired ?? [])];
 	for (const month of Object.keys(answers).sort()) {
-		const previous = stored?.months[month];
-		const isBaseline = !previous && !poll.news.includes(month);
-		const { state, change } = observeMonth(previous, answers[month]);
+		const { state, change } = observeMonth(stored?.months[month], answers[month]);
 		months[month] = state;
+		const firedBefore = fired.includes(month);
 		const fire =
-			(change === 'completed' &&
-				(!isBaseline || options.fireForAlreadyCompleted) &&
-				!fired.includes(month)) ||
-			change === 'reopened' ||
-			(change === 'rerun' && options.fireOnRerun);
-		if (fire) {
-			transitions.push({
-				month,
-				status: state.status,
-				executionEndDate: answers[month].executionEndDate,
-				isRerun: change !== 'completed',
-			});
-			if (!fired.includes(month)) fired.push(month);
-		}
+			change === 'switched' ||
+			(change === 'rerun' && options.fireOnRerun) ||
+			(change === 'firstSight' &&
+				!firedBefore &&
+				(poll.news.includes(month) || options.fireForAlreadyCompleted));
+		if (!fire) continue;
+		transitions.push({
+			month,
+			status: state.status,
+			executionEndDate: answers[month].executionEndDate,
+			isRerun: firedBefore,
+		});
+		if (!firedBefore) fired.push(month);
 	}
 	const lastPolledMonth =
 		stored?.lastPolledMonth && stored.lastPolledMonth > poll.currentMonth

@@ -179,9 +179,10 @@ describe('payrollCompleted: transitions', () => {
 });
 
 describe('payrollCompleted: re-runs', () => {
+	/** October (completed) fired at activation, then its payroll is run again. */
 	async function completedThenRerun(options: object) {
-		const trigger = await frTrigger({ options });
-		await trigger.poll();
+		const trigger = await frTrigger({ options: { ...options, fireForAlreadyCompleted: true } });
+		expect((await trigger.poll())?.[0].map((item) => item.json.month)).toEqual(['202610']);
 		await setPayrollStatus(session, 'FR1001', '202610', 'completed', '2026-11-02T09:00:00.000Z');
 		return trigger;
 	}
@@ -228,19 +229,42 @@ describe('payrollCompleted: re-runs', () => {
 		expect(item.json).toMatchObject({ month: '202611', isRerun: false });
 	});
 
-	it('sees a reopened month that completes again as a re-run, not as a first completion', async () => {
-		const trigger = await frTrigger({ options: { fireOnRerun: true } });
+	it('a month that fired, reopened then completed again, fires exactly once more, isRerun true, with re-runs off', async () => {
+		const trigger = await frTrigger();
 		await trigger.poll();
-		await setPayrollStatus(session, 'FR1001', '202610', 'not_completed');
-		expect(await trigger.poll()).toBeNull();
-		await setPayrollStatus(session, 'FR1001', '202610', 'completed', '2026-11-03T10:00:00.000Z');
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-27T16:00:00.000Z');
+		const [[first]] = (await trigger.poll())!;
+		expect(first.json).toMatchObject({ month: '202611', isRerun: false });
 
-		const [[item]] = (await trigger.poll())!;
-		expect(item.json).toMatchObject({ month: '202610', isRerun: true });
+		await setPayrollStatus(session, 'FR1001', '202611', 'not_completed');
+		expect(await trigger.poll()).toBeNull();
+		expect(await trigger.poll()).toBeNull();
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-29T08:00:00.000Z');
+
+		const [[again]] = (await trigger.poll())!;
+		expect(again.json).toMatchObject({
+			month: '202611',
+			status: 'completed',
+			executionEndDate: '2026-11-29T08:00:00.000Z',
+			isRerun: true,
+		});
 		expect(await trigger.poll()).toBeNull();
 	});
 
-	it('a month reopened then completed again fires once more, marked as a re-run, with re-runs off', async () => {
+	it('the same with Fire Again on Re-Run: still one execution per switch', async () => {
+		const trigger = await frTrigger({ options: { fireOnRerun: true } });
+		await trigger.poll();
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-27T16:00:00.000Z');
+		await trigger.poll();
+		await setPayrollStatus(session, 'FR1001', '202611', 'not_completed');
+		expect(await trigger.poll()).toBeNull();
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-29T08:00:00.000Z');
+
+		expect((await trigger.poll())?.[0].map((item) => item.json.isRerun)).toEqual([true]);
+		expect(await trigger.poll()).toBeNull();
+	});
+
+	it('a month recorded at activation (never fired), reopened then completed, fires with isRerun false', async () => {
 		const trigger = await frTrigger();
 		await trigger.poll();
 		await setPayrollStatus(session, 'FR1001', '202610', 'not_completed');
@@ -248,12 +272,7 @@ describe('payrollCompleted: re-runs', () => {
 		await setPayrollStatus(session, 'FR1001', '202610', 'completed', '2026-11-03T10:00:00.000Z');
 
 		const [[item]] = (await trigger.poll())!;
-		expect(item.json).toMatchObject({
-			month: '202610',
-			status: 'completed',
-			executionEndDate: '2026-11-03T10:00:00.000Z',
-			isRerun: true,
-		});
+		expect(item.json).toMatchObject({ month: '202610', isRerun: false });
 		expect(await trigger.poll()).toBeNull();
 	});
 });

@@ -24,12 +24,12 @@ const poll = { selection: 'both', currentMonth: '202611', news: [] as string[] }
 describe('observeMonth', () => {
 	it.each([
 		['unknown → not completed', undefined, notCompleted, undefined],
-		['unknown → completed', undefined, completed(), 'completed'],
+		['unknown → completed', undefined, completed(), 'firstSight'],
 		[
 			'not completed → completed',
 			{ status: 'not_completed', executionEndDate: null },
 			completed(),
-			'completed',
+			'switched',
 		],
 		[
 			'completed → same run',
@@ -47,13 +47,13 @@ describe('observeMonth', () => {
 			'reopened → same run again',
 			{ status: 'not_completed', executionEndDate: OCT_END },
 			completed(),
-			'reopened',
+			'switched',
 		],
 		[
 			'reopened → new run',
 			{ status: 'not_completed', executionEndDate: OCT_END },
 			completed(RERUN_END),
-			'reopened',
+			'switched',
 		],
 		[
 			'completed → reopened',
@@ -84,7 +84,7 @@ describe('observeMonth', () => {
 		const first = observeMonth(undefined, completed(null));
 		expect(first).toEqual({
 			state: { status: 'completed', executionEndDate: '' },
-			change: 'completed',
+			change: 'firstSight',
 		});
 		expect(observeMonth(first.state, completed(null)).change).toBeUndefined();
 	});
@@ -150,13 +150,55 @@ describe('advancePayrollState', () => {
 		expect(transitions).toEqual([]);
 	});
 
-	it('re-runs fire only with the option, marked', () => {
+	it('re-runs fire only with the option; isRerun says whether the month fired before', () => {
 		const answers = { '202610': completed(RERUN_END), '202611': notCompleted };
+		const withOption = { ...noOptions, fireOnRerun: true };
 		expect(advancePayrollState(stored, poll, answers, noOptions).transitions).toEqual([]);
-		expect(
-			advancePayrollState(stored, poll, answers, { ...noOptions, fireOnRerun: true }).transitions,
-		).toEqual([
+		// 202610 was a baseline, never fired: its first execution.
+		expect(advancePayrollState(stored, poll, answers, withOption).transitions).toEqual([
+			{ month: '202610', status: 'completed', executionEndDate: RERUN_END, isRerun: false },
+		]);
+		const firedBefore = { ...stored, fired: ['202610'] };
+		expect(advancePayrollState(firedBefore, poll, answers, withOption).transitions).toEqual([
 			{ month: '202610', status: 'completed', executionEndDate: RERUN_END, isRerun: true },
+		]);
+	});
+
+	it('an observed switch to completed always fires, even for a month in the fired memory', () => {
+		// 202610 fired, was reopened (seen not completed), and is completed again.
+		const reopened: CompanyPayrollState = {
+			...stored,
+			months: { '202610': { status: 'not_completed', executionEndDate: OCT_END } },
+			fired: ['202610'],
+		};
+		const { transitions, state } = advancePayrollState(
+			reopened,
+			poll,
+			{ '202610': completed(RERUN_END) },
+			noOptions,
+		);
+		expect(transitions).toEqual([
+			{ month: '202610', status: 'completed', executionEndDate: RERUN_END, isRerun: true },
+		]);
+		expect(state.fired).toEqual(['202610']);
+		expect(advancePayrollState(state, poll, { '202610': completed(RERUN_END) }, noOptions)).toEqual(
+			{ state, transitions: [] },
+		);
+	});
+
+	it('a baseline month reopened then completed fires as its first execution', () => {
+		const reopened: CompanyPayrollState = {
+			...stored,
+			months: { '202610': { status: 'not_completed', executionEndDate: OCT_END } },
+		};
+		const { transitions } = advancePayrollState(
+			reopened,
+			poll,
+			{ '202610': completed(RERUN_END) },
+			noOptions,
+		);
+		expect(transitions).toEqual([
+			{ month: '202610', status: 'completed', executionEndDate: RERUN_END, isRerun: false },
 		]);
 	});
 
@@ -202,7 +244,32 @@ describe('planPoll', () => {
 			watched: ['202611', '202612'],
 			news: ['202611', '202612'],
 		});
-		expect(planPoll(completedKnown, 'previous', ['202611'], '202612').watched).toEqual([
+		const previousKnown = { ...completedKnown, selection: 'previous' };
+		expect(planPoll(previousKnown, 'previous', ['202611'], '202612').watched).toEqual([
+			'202610',
+			'202611',
+		]);
+	});
+
+	it('catches up only the window of a relative selection, never the months of Specific Months', () => {
+		const specificBefore = {
+			...known,
+			months: {},
+			selection: 'specific',
+			lastPolledMonth: '202609',
+		};
+		expect(planPoll(specificBefore, 'current', ['202612'], '202612')).toEqual({
+			watched: ['202612'],
+			news: [],
+		});
+		// Previous Month at 202610 watched 202609; at 202612 it watches 202611: 202610 was passed over.
+		const previousBefore = {
+			...known,
+			months: {},
+			selection: 'previous',
+			lastPolledMonth: '202610',
+		};
+		expect(planPoll(previousBefore, 'current', ['202612'], '202612').news).toEqual([
 			'202610',
 			'202611',
 		]);
@@ -237,6 +304,14 @@ describe('readPayrollState and withCompanyState', () => {
 				FR1001: { months, fired: [], selection: 'both', lastPolledMonth: '202611' },
 			},
 		});
+	});
+
+	it('carries the Previous Month state of earlier versions over with the current month of its poll', () => {
+		const months = { '202610': { status: 'not_completed', executionEndDate: null } };
+		expect(
+			readPayrollState({ companyId: 'FR1001', watch: 'previous@Europe/Paris', months })?.companies
+				.FR1001.lastPolledMonth,
+		).toBe('202611');
 	});
 
 	it.each([
