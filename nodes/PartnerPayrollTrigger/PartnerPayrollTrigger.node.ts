@@ -17,6 +17,7 @@ import {
 } from '../shared/descriptions';
 import { newDocumentWatcher } from './events/newDocument';
 import { payrollCompletedWatcher } from './events/payrollCompleted';
+import { PollBudget } from './helpers/pollBudget';
 
 type TriggerEvent = 'newDocument' | 'payrollCompleted';
 
@@ -26,13 +27,13 @@ const showFor = (event: TriggerEvent) => ({ show: { event: [event] } });
 // poll even while the previous one is retrying; the later one would fire the same transitions.
 const pollsInFlight = new WeakSet<object>();
 
-// Each activation (publish, restart) gives the trigger a fresh static data object, loaded from the
-// database. A poll of an older activation that ends after a newer one started polling must drop its
-// result: the newer one, not knowing it, sees and fires the same transitions.
+// The static data object of the newest activation of each workflow + node (its generation). n8n
+// (ActiveWorkflowManager.add) builds a new Workflow, so a new static data object, from the database
+// at every activation: publish, reactivation, restart. Removing the old activation only stops its
+// cron; a poll of it that is still waiting for the API goes on. When it ends after the newer
+// activation polled, it drops its result: the newer one started from the stored state and fires the
+// same transitions itself. Object identity needs no counter in the stored state and no clock.
 const latestActivation = new Map<string, object>();
-
-/** A poll ends within this time, far below n8n's one-minute polling, and never runs into the next. */
-export const POLL_BUDGET_MS = 30_000;
 
 export class PartnerPayrollTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -206,11 +207,14 @@ export class PartnerPayrollTrigger implements INodeType {
 			event === 'newDocument' ? newDocumentWatcher(this) : payrollCompletedWatcher(this);
 		const companyIdParameter = String(this.getNodeParameter('companyId', '') ?? '');
 
+		const budget = new PollBudget(this.getNode());
+		// Every request of the poll, the token lookup included, stops at the poll's deadline.
+		const connection = { ...(await getConnection(this)), deadline: budget.deadline };
+
 		if (this.getMode() === 'manual') {
 			// "Fetch Test Event": a real sample; the stored state is neither read nor written.
-			const connection = await getConnection(this);
 			const companyId = await resolveCompanyId(this, connection, companyIdParameter);
-			const sample = await watcher.sample(connection, companyId);
+			const sample = await watcher.sample(connection, companyId, budget);
 			if (!sample.length) {
 				throw new NodeOperationError(
 					this.getNode(),
@@ -235,10 +239,14 @@ export class PartnerPayrollTrigger implements INodeType {
 		}
 		pollsInFlight.add(staticData);
 		try {
-			const connection = { ...(await getConnection(this)), deadline: Date.now() + POLL_BUDGET_MS };
 			// At most one introspection per poll, when Company ID is empty.
 			const companyId = await resolveCompanyId(this, connection, companyIdParameter);
-			const { state, items } = await watcher.check(connection, companyId, staticData[event]);
+			const { state, items } = await watcher.check(
+				connection,
+				companyId,
+				staticData[event],
+				budget,
+			);
 			if (latestActivation.get(activationKey) !== staticData) {
 				this.logger.debug(
 					'Partner Payroll Trigger: a newer activation polls now, dropping this poll',

@@ -4,6 +4,7 @@ import type { Connection } from '../../shared/credentials';
 import {
 	DOCUMENT_TYPES,
 	advanceDocumentState,
+	forgetDocuments,
 	newestDocument,
 	readDocumentState,
 	type DocumentType,
@@ -11,6 +12,7 @@ import {
 } from '../helpers/documentState';
 import { documentItem } from '../helpers/items';
 import { withListedDocumentPdf } from '../../shared/documents';
+import type { PollBudget } from '../helpers/pollBudget';
 import { listDocuments } from '../helpers/requests';
 import type { EventWatcher } from './types';
 
@@ -31,9 +33,10 @@ export function newDocumentWatcher(context: IPollFunctions): EventWatcher {
 		String(context.getNodeParameter('options.binaryPropertyName', 'data')).trim() || 'data';
 
 	// One listing request per document type.
-	async function listingsOf(connection: Connection, companyId: string) {
+	async function listingsOf(connection: Connection, companyId: string, budget: PollBudget) {
 		const listed: ListedDocument[] = [];
 		for (const type of types) {
+			budget.check();
 			listed.push(...(await listDocuments(context, connection, companyId, type)));
 		}
 		return listed;
@@ -49,18 +52,33 @@ export function newDocumentWatcher(context: IPollFunctions): EventWatcher {
 		}
 	}
 
-	// One download per document, one after the other, before the poll may store anything.
-	async function itemsOf(connection: Connection, companyId: string, documents: ListedDocument[]) {
+	/**
+	 * One download per document, one after the other, oldest first. A download that started ends in
+	 * the file or in pdfError; the documents whose download could not start within the poll's budget
+	 * are `deferred`: they stay new for the next poll, so a slow PDF costs no other document its file.
+	 */
+	async function itemsOf(
+		connection: Connection,
+		companyId: string,
+		documents: ListedDocument[],
+		budget: PollBudget,
+	) {
 		const items: INodeExecutionData[] = [];
-		for (const document of documents) {
+		for (const [index, document] of documents.entries()) {
 			const item = documentItem(companyId, document);
-			items.push(attachPdf ? await withPdf(connection, companyId, item) : item);
+			if (!attachPdf) {
+				items.push(item);
+			} else if (budget.isSpent) {
+				return { items, deferred: documents.slice(index) };
+			} else {
+				items.push(await withPdf(connection, companyId, item));
+			}
 		}
-		return items;
+		return { items, deferred: [] };
 	}
 
 	return {
-		async check(connection, companyId, stored) {
+		async check(connection, companyId, stored, budget) {
 			const previous = readDocumentState(stored);
 			const known = previous?.companyId === companyId ? previous : undefined;
 			if (!known) {
@@ -71,15 +89,24 @@ export function newDocumentWatcher(context: IPollFunctions): EventWatcher {
 			const { state, newDocuments } = advanceDocumentState(
 				known,
 				{ companyId, types },
-				await listingsOf(connection, companyId),
+				await listingsOf(connection, companyId, budget),
 				{ fireForExisting },
 			);
-			return { state, items: await itemsOf(connection, companyId, newDocuments) };
+			const { items, deferred } = await itemsOf(connection, companyId, newDocuments, budget);
+			if (deferred.length) {
+				context.logger.debug(
+					`Partner Payroll Trigger: poll budget spent, ${deferred.length} document(s) left for the next poll`,
+				);
+			}
+			return { state: forgetDocuments(state, deferred), items };
 		},
 
-		async sample(connection, companyId) {
-			const newest = newestDocument(await listingsOf(connection, companyId));
-			return newest ? await itemsOf(connection, companyId, [newest]) : [];
+		async sample(connection, companyId, budget) {
+			const newest = newestDocument(await listingsOf(connection, companyId, budget));
+			if (!newest) return [];
+			const { items } = await itemsOf(connection, companyId, [newest], budget);
+			budget.check(); // a sample whose PDF could not start in time
+			return items;
 		},
 	};
 }

@@ -16,6 +16,7 @@ import {
 	withCompanyState,
 	type PayrollStatusAnswer,
 } from '../helpers/payrollState';
+import type { PollBudget } from '../helpers/pollBudget';
 import { fetchPayrollStatus } from '../helpers/requests';
 import type { EventWatcher } from './types';
 
@@ -48,9 +49,15 @@ export function payrollCompletedWatcher(context: IPollFunctions): EventWatcher {
 	};
 
 	// One request per month, one after the other: the rate limit is per application, not per token.
-	async function statusesOf(connection: Connection, companyId: string, months: string[]) {
+	async function statusesOf(
+		connection: Connection,
+		companyId: string,
+		months: string[],
+		budget: PollBudget,
+	) {
 		const answers: Record<string, PayrollStatusAnswer> = {};
 		for (const month of months) {
+			budget.check();
 			answers[month] = await fetchPayrollStatus(context, connection, companyId, month);
 		}
 		return answers;
@@ -62,7 +69,7 @@ export function payrollCompletedWatcher(context: IPollFunctions): EventWatcher {
 	});
 
 	return {
-		async check(connection, companyId, stored) {
+		async check(connection, companyId, stored, budget) {
 			const previous = readPayrollState(stored);
 			const known = previous?.companies[companyId];
 			if (!known) {
@@ -71,7 +78,7 @@ export function payrollCompletedWatcher(context: IPollFunctions): EventWatcher {
 				);
 			}
 			const plan = planPoll(known, selection, selected, currentMonth);
-			const answers = await statusesOf(connection, companyId, plan.watched);
+			const answers = await statusesOf(connection, companyId, plan.watched, budget);
 			const { state, transitions } = advancePayrollState(
 				known,
 				{ selection, currentMonth, news: plan.news },
@@ -89,8 +96,8 @@ export function payrollCompletedWatcher(context: IPollFunctions): EventWatcher {
 			return { state: withCompanyState(previous, companyId, state), items };
 		},
 
-		async sample(connection, companyId) {
-			const answers = await statusesOf(connection, companyId, selected);
+		async sample(connection, companyId, budget) {
+			const answers = await statusesOf(connection, companyId, selected, budget);
 			const month = sampleMonth(answers);
 			return month ? [payrollItem(itemContext(companyId), month, answers[month])] : [];
 		},

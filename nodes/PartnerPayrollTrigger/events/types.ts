@@ -1,6 +1,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import type { Connection } from '../../shared/credentials';
+import type { PollBudget } from '../helpers/pollBudget';
 
 /** What `poll()` needs from an event: its check of the API against the stored state, and a sample. */
 export interface EventWatcher {
@@ -12,7 +13,12 @@ export interface EventWatcher {
 		connection: Connection,
 		companyId: string,
 		stored: unknown,
+		budget: PollBudget,
 	): Promise<{ state: object; items: INodeExecutionData[] }>;
 	/** "Fetch Test Event": real data, without reading or writing any state. */
-	sample(connection: Connection, companyId: string): Promise<INodeExecutionData[]>;
+	sample(
+		connection: Connection,
+		companyId: string,
+		budget: PollBudget,
+	): Promise<INodeExecutionData[]>;
 }

@@ -106,6 +106,14 @@ export function advanceDocumentState(
 	};
 }
 
+/** The state without these documents: the next poll sees them as new again. */
+export function forgetDocuments(state: DocumentState, documents: ListedDocument[]): DocumentState {
+	if (!documents.length) return state;
+	const seen = { ...state.seen };
+	for (const document of documents) delete seen[document.documentId];
+	return { ...state, seen };
+}
+
 /** "Fetch Test Event": the most recently created document. */
 export function newestDocument(listed: ListedDocument[]): ListedDocument | undefined {
 	return [...listed].sort(byCreation).pop();

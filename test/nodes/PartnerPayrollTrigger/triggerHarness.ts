@@ -47,8 +47,21 @@ export function setClock(iso: string): void {
 	Settings.now = () => instant;
 }
 
+const realDateNow = Date.now;
+
+/**
+ * Moves Date.now, the clock of a poll's time budget, `ms` ahead from now on (the in-process sandbox
+ * sees the same clock). Luxon's month clock (`setClock`) is not moved.
+ */
+export function advanceWallClock(ms: number): void {
+	const base = Date.now;
+	Date.now = () => base() + ms;
+}
+
+/** Both clocks back to real time. */
 export function restoreClock(): void {
 	Settings.now = realNow;
+	Date.now = realDateNow;
 }
 
 export async function setPayrollStatus(

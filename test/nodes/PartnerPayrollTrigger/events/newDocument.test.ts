@@ -1,11 +1,21 @@
+import { POLL_BUDGET_MS } from '../../../../nodes/PartnerPayrollTrigger/helpers/pollBudget';
 import { binaryBytes } from '../../../support/n8n-harness';
 import { SandboxSession, sha256 } from '../../../support/fixtures';
-import { createTrigger, requestLines, snapshot, type TriggerPoller } from '../triggerHarness';
+import { pause } from '../../../support/network';
+import {
+	advanceWallClock,
+	createTrigger,
+	requestLines,
+	restoreClock,
+	snapshot,
+	type TriggerPoller,
+} from '../triggerHarness';
 
 const session = new SandboxSession();
 beforeAll(async () => await session.start());
 afterAll(async () => await session.stop());
 beforeEach(async () => await session.reset());
+afterEach(() => restoreClock());
 
 const GB3001 = { event: 'newDocument', companyId: 'GB3001' };
 
@@ -154,7 +164,44 @@ describe('newDocument: new documents', () => {
 		const lines = await requestLines(session);
 		expect(lines.filter((line) => line.endsWith('/gb3001-p45-2026-005'))).toHaveLength(4);
 		expect(await trigger.poll()).toBeNull();
+
+		// A later document fires with its file while that PDF would still fail.
+		const { seen } = trigger.state().newDocument as { seen: Record<string, string> };
+		delete seen['gb3001-p60-2025-001'];
+		const [[later]] = (await trigger.poll())!;
+		expect(later.json).toMatchObject({ documentId: 'gb3001-p60-2025-001' });
+		expect(later.json.pdfError).toBeUndefined();
+		expect(sha256(binaryBytes(later))).toBe(
+			sha256(session.sandbox.seed.document('GB3001', 'gb3001-p60-2025-001')),
+		);
 	}, 30_000);
+
+	it('PDFs that could not start within the poll budget wait for the next poll, none lost', async () => {
+		const trigger = await gbTrigger({ options: { attachPdf: true } });
+		await baselineWithout(trigger, 'gb3001-ae-2026-001', 'gb3001-p45-2026-005');
+		// The older document's PDF is slow; meanwhile the poll's budget runs out.
+		await session.injectFault({
+			path: '/documents/gb3001-ae-2026-001',
+			type: 'delay',
+			delayMs: 400,
+		});
+		const slowPoll = trigger.poll();
+		await pause(150);
+		advanceWallClock(POLL_BUDGET_MS + 1000);
+
+		const [[first]] = (await slowPoll)!;
+		expect(first.json.documentId).toBe('gb3001-ae-2026-001');
+		expect(sha256(binaryBytes(first))).toBe(
+			sha256(session.sandbox.seed.document('GB3001', 'gb3001-ae-2026-001')),
+		);
+
+		const [[next]] = (await trigger.poll())!;
+		expect(next.json.documentId).toBe('gb3001-p45-2026-005');
+		expect(sha256(binaryBytes(next))).toBe(
+			sha256(session.sandbox.seed.document('GB3001', 'gb3001-p45-2026-005')),
+		);
+		expect(await trigger.poll()).toBeNull();
+	});
 
 	it('watches only the chosen listing, which needs only its own scope', async () => {
 		const trigger = await gbTrigger({ documentTypes: ['incomeTax'] }, ['contracts:payslips:read']);

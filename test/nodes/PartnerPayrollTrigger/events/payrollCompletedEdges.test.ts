@@ -2,8 +2,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { SandboxSession } from '../../../support/fixtures';
 import { pause } from '../../../support/network';
+import { POLL_BUDGET_MS } from '../../../../nodes/PartnerPayrollTrigger/helpers/pollBudget';
 import {
+	advanceWallClock,
 	createTrigger,
+	requestLines,
 	restoreClock,
 	setClock,
 	setPayrollStatus,
@@ -147,5 +150,32 @@ describe('a republish while a poll still runs', () => {
 		expect(firedMonths(await republished.poll())).toEqual(['202611']);
 
 		expect(await slowPoll).toBeNull();
+	});
+});
+
+describe('the poll budget', () => {
+	it('a poll that runs past its budget ends with a clear error and stores nothing; the next one fires once', async () => {
+		setClock('2026-11-15T12:00:00.000Z');
+		const watcher = await trigger({ months: 'both' });
+		await watcher.poll();
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-27T16:00:00.000Z');
+		const before = snapshot(watcher.staticData);
+
+		// The first status answer is slow; meanwhile the poll's budget runs out.
+		await session.injectFault({ path: '/payroll-status', type: 'delay', delayMs: 400 });
+		await session.clearRequests();
+		const slowPoll = watcher.poll();
+		await pause(150);
+		advanceWallClock(POLL_BUDGET_MS + 1000);
+
+		await expect(slowPoll).rejects.toThrow('The poll exceeded its time budget of 30 s');
+		expect(snapshot(watcher.staticData)).toEqual(before);
+		// No request is started past the budget.
+		expect(await requestLines(session)).toEqual([
+			'GET /companies/FR1001/payroll-status?date=202610',
+		]);
+
+		expect(firedMonths(await watcher.poll())).toEqual(['202611']);
+		expect(await watcher.poll()).toBeNull();
 	});
 });
