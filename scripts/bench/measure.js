@@ -1,0 +1,64 @@
+'use strict';
+// One measurement of each kind against a running bench n8n and sandbox.
+const { measureRssRise } = require('./rss');
+const { subjectRun } = require('./n8n');
+const { SUBJECT, COMPANY, MONTH } = require('./workflows');
+const { oracleItems, compareItems } = require('./csv-oracle');
+
+/** Runs a webhook workflow once: n8n's time for the measured node, the wall time, its items. */
+async function runSubject(bench, workflow) {
+	const wallMs = await bench.callWebhook(workflow.webhookPath);
+	const execution = await bench.lastExecution(workflow.id);
+	const { executionTime, items } = subjectRun(execution, SUBJECT);
+	return { nodeMs: executionTime, wallMs, items, execution };
+}
+
+/** The API requests a run caused, and on how many TCP connections they came. */
+async function requestsOf(sandbox) {
+	const requests = (await sandbox.requests()).filter((request) => request.path.startsWith('/api/v1/') || request.path.startsWith('/oauth/'));
+	return { count: requests.length, connections: new Set(requests.map((request) => request.connection)).size };
+}
+
+async function itemsRun(bench, sandbox, workflow, expectedItems) {
+	await sandbox.clearRequests();
+	const run = await runSubject(bench, workflow);
+	if (run.items.length !== expectedItems) throw new Error(`${workflow.id}: ${run.items.length} items instead of ${expectedItems}`);
+	const bad = run.items.find((item) => item.json.status !== 'completed');
+	if (bad) throw new Error(`${workflow.id}: unexpected item ${JSON.stringify(bad.json)}`);
+	const requests = await requestsOf(sandbox);
+	return { nodeMs: run.nodeMs, wallMs: run.wallMs, requests: requests.count, connections: requests.connections };
+}
+
+/** The floor: the same GETs one after the other on one kept-alive connection, from this process. */
+async function rawLoop(sandbox, count) {
+	const url = `${sandbox.apiBaseUrl}/companies/${COMPANY}/payroll-status?date=${MONTH}`;
+	const headers = { authorization: `Bearer ${sandbox.tokenOf(COMPANY)}` };
+	const started = performance.now();
+	for (let index = 0; index < count; index += 1) await (await fetch(url, { headers })).json();
+	return performance.now() - started;
+}
+
+/** One file download, with the RSS rise of n8n's process group while it runs. */
+async function downloadRun(bench, workflow, expectedBytes) {
+	const measured = await measureRssRise(bench.pid, () => runSubject(bench, workflow));
+	const { nodeMs, wallMs, items } = measured.result;
+	const binary = items[0]?.binary?.data;
+	if (!binary) throw new Error(`${workflow.id}: no file on the output`);
+	const bytes = bench.binaryBytes(binary);
+	if (bytes.length !== expectedBytes) throw new Error(`${workflow.id}: ${bytes.length} bytes instead of ${expectedBytes}`);
+	return { nodeMs, wallMs, rise: measured.rise, baseline: measured.baseline, peak: measured.peak, processes: measured.processes, samples: measured.samples, sha256: bench.sha256(bytes) };
+}
+
+/** Parse Lines in n8n, compared item by item with csv-parse on the same bytes. */
+async function parseLinesRun(bench, workflow, oracle) {
+	const run = await runSubject(bench, workflow);
+	const comparison = compareItems(run.items, oracle.items);
+	return { nodeMs: run.nodeMs, wallMs: run.wallMs, lines: run.items.length, ...comparison };
+}
+
+function oracleRun(csvBytes) {
+	const { items, parseMs, totalMs } = oracleItems(csvBytes);
+	return { items, parseMs, totalMs };
+}
+
+module.exports = { runSubject, itemsRun, rawLoop, downloadRun, parseLinesRun, oracleRun };

@@ -1,0 +1,125 @@
+'use strict';
+// A real n8n for the benchmark, through the e2e library's public functions: a throwaway user folder
+// with the package installed from `npm pack`, credentials and workflows imported, `n8n start`, the
+// owner account and a public API key. Restartable, so a measurement can start from a fresh process.
+const fs = require('node:fs');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+
+const WEBHOOK_READY_TIMEOUT_MS = 60_000;
+
+/** The e2e library, with the n8n version chosen before it is loaded (it reads E2E_N8N when it has a choice). */
+function loadE2eLibrary(n8nVersion) {
+	if (n8nVersion) process.env.E2E_N8N = n8nVersion;
+	return require('../../e2e/lib');
+}
+
+/** Where the n8n that runs is installed, whichever shape of the library this is. */
+function runtimeOf(lib) {
+	const runtime = typeof lib.n8nRuntime === 'function' ? lib.n8nRuntime() : null;
+	const installDir = runtime?.installDir ?? lib.n8nInstallDir;
+	const readVersion = (name) =>
+		JSON.parse(fs.readFileSync(path.join(installDir, 'node_modules', name, 'package.json'), 'utf8')).version;
+	const httpRequestSource = fs.readFileSync(
+		path.join(installDir, 'node_modules', 'n8n-nodes-base', 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js'),
+		'utf8',
+	);
+	return {
+		installDir,
+		n8nVersion: readVersion('n8n'),
+		// The version the editor gives a new HTTP Request node.
+		httpRequestVersion: Number(/defaultVersion:\s*([\d.]+)/.exec(httpRequestSource)[1]),
+	};
+}
+
+/** The Node.js version of a running process, asked of its own executable. */
+function nodeVersionOf(pid) {
+	return execFileSync(fs.readlinkSync(`/proc/${pid}/exe`), ['--version'], { encoding: 'utf8' }).trim().replace(/^v/, '');
+}
+
+async function createBenchN8n(lib, { credentials, workflows, log }) {
+	const instance = await lib.createInstance({ prefix: 'n8n-bench-' });
+	log(`n8n user folder ${instance.userFolder}`);
+	await instance.cli.importCredentials(credentials);
+	await instance.cli.importWorkflows(workflows.map(({ webhookPath: _path, ...workflow }) => workflow));
+	for (const workflow of workflows) await instance.cli.publishWorkflow(workflow.id);
+	let server = null;
+	let apiKey = null;
+
+	async function publicApi(method, apiPath, body, attempt = 1) {
+		const response = await fetch(`${instance.url}/api/v1${apiPath}`, {
+			method,
+			headers: { 'X-N8N-API-KEY': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		// n8n answers "Database is not ready" for a moment while SQLite is busy.
+		if (response.status === 503 && attempt < 20) {
+			await new Promise((resolve) => setTimeout(resolve, 500));
+			return await publicApi(method, apiPath, body, attempt + 1);
+		}
+		if (!response.ok) throw new Error(`${method} /api/v1${apiPath} answered ${response.status}: ${text.slice(0, 300)}`);
+		return text ? JSON.parse(text) : null;
+	}
+
+	return {
+		instance,
+		get pid() {
+			return server.pid;
+		},
+		async start() {
+			server = await instance.start();
+			const rest = new lib.N8nRest(instance.url);
+			await rest.ensureOwner();
+			if (!apiKey) {
+				const scopes = await rest.request('GET', '/rest/api-keys/scopes');
+				apiKey = (await rest.request('POST', '/rest/api-keys', { label: 'bench', scopes, expiresAt: null })).rawApiKey;
+			}
+		},
+		async restart() {
+			await instance.stop();
+			await this.start();
+		},
+		/** Calls a workflow's webhook (answered when the workflow ends); resolves the wall time in ms. */
+		async callWebhook(webhookPath) {
+			// n8n serves its API before it has registered the webhooks of published workflows.
+			const deadline = Date.now() + WEBHOOK_READY_TIMEOUT_MS;
+			for (;;) {
+				const started = performance.now();
+				const response = await fetch(`${instance.url}/webhook/${webhookPath}`, { signal: AbortSignal.timeout(300_000) });
+				const text = await response.text();
+				const wallMs = performance.now() - started;
+				if (response.ok) return wallMs;
+				if (!(response.status === 404 && /not registered/.test(text) && Date.now() < deadline)) {
+					throw new Error(`webhook ${webhookPath} answered ${response.status}: ${text.slice(0, 300)}`);
+				}
+				await new Promise((resolve) => setTimeout(resolve, 500));
+			}
+		},
+		/** The newest execution of a workflow, with its run data. */
+		async lastExecution(workflowId) {
+			for (let attempt = 0; attempt < 50; attempt += 1) {
+				const { data } = await publicApi('GET', `/executions?workflowId=${workflowId}&includeData=true&limit=1`);
+				if (data[0]?.stoppedAt) return data[0];
+				await new Promise((resolve) => setTimeout(resolve, 200));
+			}
+			throw new Error(`no finished execution of ${workflowId}`);
+		},
+		publicApi,
+		/** The bytes of a binary property of an output item, wherever n8n stored them. */
+		binaryBytes: (binary) => lib.binaryBytes(instance.userFolder, binary),
+		sha256: (bytes) => lib.sha256(bytes),
+		stop: () => instance.stop(),
+		dispose: () => instance.dispose(),
+	};
+}
+
+/** The measured node's first run: its time as n8n recorded it, its items, or the error. */
+function subjectRun(execution, nodeName) {
+	const run = execution.data?.resultData?.runData?.[nodeName]?.[0];
+	const error = execution.data?.resultData?.error ?? run?.error;
+	if (!run || error) throw new Error(`${nodeName} failed: ${error?.message ?? 'it did not run'} ${error?.description ?? ''}`);
+	return { executionTime: run.executionTime, items: run.data.main[0] };
+}
+
+module.exports = { loadE2eLibrary, runtimeOf, nodeVersionOf, createBenchN8n, subjectRun };

@@ -1,0 +1,199 @@
+'use strict';
+// BENCHMARKS.md and the console lines, from the figures of one run (nothing here is typed by hand).
+const fs = require('node:fs');
+const { summarize, formatSummary, formatNumber, ms, mib, perSecond, ratio, MiB } = require('./stats');
+
+const verdict = (met) => (met ? 'met' : 'not met');
+
+/** The figures of a run, each with its goal as a ratio measured in this run. */
+function figuresOf(results) {
+	const figures = [];
+	const { items, downloads, parseLines, trigger } = results;
+
+	const itemsNode = summarize(items.node.map((run) => run.nodeMs));
+	const itemsHttp = summarize(items.http.map((run) => run.nodeMs));
+	const itemsRatio = itemsNode.median / itemsHttp.median;
+	figures.push({
+		subject: `${formatNumber(items.count)} items × Payroll → Get Status (node time in n8n)`,
+		node: formatSummary(itemsNode, ms),
+		http: formatSummary(itemsHttp, ms),
+		ratio: ratio(itemsRatio),
+		goal: '≤ 1.00 × HTTP Request (stretch ≤ 0.75 ×)',
+		met: `${verdict(itemsRatio <= 1)}${itemsRatio <= 0.75 ? ', stretch met' : ', stretch not met'}`,
+	});
+	const connectionsNode = summarize(items.node.map((run) => run.connections));
+	const connectionsHttp = summarize(items.http.map((run) => run.connections));
+	figures.push({
+		subject: `TCP connections opened for those ${formatNumber(items.count)} requests (sandbox log)`,
+		node: formatSummary(connectionsNode, formatNumber),
+		http: formatSummary(connectionsHttp, formatNumber),
+		ratio: ratio(connectionsNode.median / connectionsHttp.median),
+		goal: 'none (keep-alive shows as fewer connections than requests)',
+		met: '—',
+	});
+	const floor = summarize(items.rawLoop);
+	figures.push({
+		subject: `${formatNumber(items.count)} GETs, one after the other on one kept-alive connection, from the bench process (the floor)`,
+		node: '—',
+		http: '—',
+		ratio: '—',
+		goal: `reference: ${formatSummary(floor, ms)}`,
+		met: '—',
+	});
+
+	for (const size of downloads) {
+		const timeNode = summarize(size.node.map((run) => run.nodeMs));
+		const timeHttp = summarize(size.http.map((run) => run.nodeMs));
+		figures.push({
+			subject: `Download Payment File, ${formatNumber(size.bytes)} bytes: time`,
+			node: formatSummary(timeNode, ms),
+			http: formatSummary(timeHttp, ms),
+			ratio: ratio(timeNode.median / timeHttp.median),
+			goal: 'none',
+			met: '—',
+		});
+		const riseNode = summarize(size.node.map((run) => run.rise));
+		const riseHttp = summarize(size.http.map((run) => run.rise));
+		const ofHttp = riseNode.median / riseHttp.median;
+		const ofFile = riseNode.median / size.bytes;
+		const large = size.bytes >= 10 * MiB;
+		figures.push({
+			subject: `Download Payment File, ${formatNumber(size.bytes)} bytes: RSS rise of n8n (main + task runner)`,
+			node: `${formatSummary(riseNode, mib)}; ${ratio(ofFile)} the file`,
+			http: `${formatSummary(riseHttp, mib)}; ${ratio(riseHttp.median / size.bytes)} the file`,
+			ratio: ratio(ofHttp),
+			goal: large ? '≤ 1.00 × HTTP Request and ≤ 1.00 × the file' : 'none',
+			met: large ? verdict(ofHttp <= 1 && ofFile <= 1) : '—',
+		});
+	}
+
+	const nodeRate = summarize(parseLines.node.map((run) => (run.lines / run.nodeMs) * 1000));
+	const oracleRate = summarize(parseLines.oracle.map((run) => (parseLines.lines / run.totalMs) * 1000));
+	const parseOnly = summarize(parseLines.oracle.map((run) => (parseLines.lines / run.parseMs) * 1000));
+	const identical = parseLines.node.every((run) => run.identical);
+	const rateRatio = nodeRate.median / oracleRate.median;
+	figures.push({
+		subject: `Download CSV with Parse Lines, ${formatNumber(parseLines.lines)} lines (${mib(parseLines.bytes)}): throughput, node time in n8n (download included) vs csv-parse + mapping in the bench`,
+		node: formatSummary(nodeRate, perSecond),
+		http: `csv-parse: ${formatSummary(oracleRate, perSecond)} (parsing alone ${formatSummary(parseOnly, perSecond)})`,
+		ratio: ratio(rateRatio),
+		goal: '≥ 1.00 × csv-parse, identical output',
+		met: `${verdict(rateRatio >= 1 && identical)}; output ${identical ? 'identical' : `differs: ${parseLines.node.find((run) => !run.identical).difference.slice(0, 300)}`}`,
+	});
+
+	const perMonth = trigger.polls.flatMap((poll) => Object.values(poll.statusByMonth));
+	const introspections = trigger.polls.map((poll) => poll.introspections);
+	const exactlyOne = perMonth.every((count) => count === 1) && trigger.polls.every((poll) => poll.otherStatus === 0);
+	figures.push({
+		subject: `Trigger Payroll Completed, Current and Previous Month (${trigger.months.join(', ')}), Company ID empty: status requests per watched month per poll`,
+		node: formatSummary(summarize(perMonth), formatNumber),
+		http: '—',
+		ratio: '—',
+		goal: 'exactly 1',
+		met: verdict(exactlyOne),
+	});
+	figures.push({
+		subject: 'Trigger: introspections per poll',
+		node: formatSummary(summarize(introspections), formatNumber),
+		http: '—',
+		ratio: '—',
+		goal: '≤ 1',
+		met: verdict(introspections.every((count) => count <= 1)),
+	});
+	return figures;
+}
+
+function consoleLines(figures) {
+	return figures.map((figure) =>
+		[
+			figure.subject,
+			figure.node !== '—' ? `node ${figure.node}` : null,
+			figure.http !== '—' ? `${figure.http.startsWith('csv-parse') ? '' : 'HTTP Request '}${figure.http}` : null,
+			figure.ratio !== '—' ? `ratio ${figure.ratio}` : null,
+			`goal ${figure.goal}`,
+			figure.met !== '—' ? figure.met : null,
+		]
+			.filter(Boolean)
+			.join(' | '),
+	);
+}
+
+const cell = (text) => String(text).replace(/\|/g, '\\|');
+
+function markdown({ figures, machine, results, runs, command, durationMs }) {
+	const rows = figures.map((figure) => `| ${[figure.subject, figure.node, figure.http, figure.ratio, figure.goal, figure.met].map(cell).join(' | ')} |`);
+	const perRun = (label, list, format) => `- ${label}: ${list.map(format).join(', ')}`;
+	const { items, downloads, parseLines, trigger } = results;
+	return `# Benchmarks
+
+Written by \`npm run bench\` (scripts/bench/) on ${machine.date}; every number below comes from that run.
+Each figure is the median of ${runs} runs with the range (min–max) in parentheses, and each goal is a ratio
+against n8n's own HTTP Request node (header auth, the same sandbox, the same n8n process), measured in the
+same run: the machine is shared and noisy, so absolute numbers move between runs and ratios much less.
+
+## Machine
+
+| | |
+|---|---|
+| CPU | ${machine.cores} cores (${machine.cpuModel}) |
+| Memory | ${machine.memory} |
+| Load average at start | ${machine.load} |
+| Node.js running n8n | ${machine.nodeVersion} |
+| n8n | ${machine.n8nVersion} (HTTP Request node version ${machine.httpRequestVersion}) |
+| Package | ${machine.packageVersion}, commit ${machine.commit} |
+| Bench duration | ${Math.round(durationMs / 1000)} s |
+
+## Results
+
+| Figure | This package's node | n8n's HTTP Request node | Ratio | Goal | |
+|---|---|---|---|---|---|
+${rows.join('\n')}
+
+Times are the node's own execution time as n8n records it (\`executionTime\` of its run), so the webhook,
+the workflow around it and saving the execution are not counted. RSS is the resident memory of the n8n
+process group (main process and JS task runner) read from \`/proc/<pid>/status\` every 20 ms: the rise is the
+peak during the run minus the median of the 600 ms before it. Each download is measured in a freshly
+started n8n (after one warm-up download of the same node at the small size), the node and HTTP Request
+alternating, so memory left over by one does not hide the other's.
+
+## Runs
+
+${perRun('1,000 items, package node (ms)', items.node, (run) => formatNumber(run.nodeMs))}
+${perRun('1,000 items, HTTP Request (ms)', items.http, (run) => formatNumber(run.nodeMs))}
+${perRun('1,000 items, package node: requests / TCP connections', items.node, (run) => `${run.requests}/${run.connections}`)}
+${perRun('1,000 items, HTTP Request: requests / TCP connections', items.http, (run) => `${run.requests}/${run.connections}`)}
+${downloads
+	.map((size) =>
+		[
+			perRun(`${formatNumber(size.bytes)} bytes, package node (ms; RSS rise)`, size.node, (run) => `${formatNumber(run.nodeMs)}; ${mib(run.rise)}`),
+			perRun(`${formatNumber(size.bytes)} bytes, HTTP Request (ms; RSS rise)`, size.http, (run) => `${formatNumber(run.nodeMs)}; ${mib(run.rise)}`),
+		].join('\n'),
+	)
+	.join('\n')}
+${perRun('Parse Lines, package node (ms)', parseLines.node, (run) => formatNumber(run.nodeMs))}
+${perRun('csv-parse + mapping (ms)', parseLines.oracle, (run) => formatNumber(run.totalMs))}
+${perRun('Trigger polls (status requests per month; introspections)', trigger.polls, (poll) => `${JSON.stringify(poll.statusByMonth)}; ${poll.introspections}`)}
+
+## How to run
+
+\`\`\`sh
+npm run bench                          # builds, installs n8n if needed, about 5 to 10 minutes
+npm run bench -- --runs 5              # more runs per figure
+npm run bench -- --n8n-version 2.8.4   # another n8n of the e2e matrix, when the e2e library offers one
+npm run bench -- --no-build            # use dist/ as it is
+\`\`\`
+
+This run: \`${command}\`. The bench starts the sandbox (\`sandbox/cli.js\` with \`--accounting-lines\` and
+\`--payment-file-bytes\`) in its own process and a throwaway n8n with the package installed from
+\`npm pack\` (e2e/lib), imports one webhook workflow per subject (Webhook → [Code: 1,000 items] → the node),
+and calls them. Parse Lines is compared item by item with \`csv-parse\` (a devDependency) plus an independent
+mapping to the node's item shape. The trigger is activated once per run through n8n's public API: n8n polls
+once at activation, and the sandbox's request log (which numbers TCP connections too) tells what the poll sent.
+`;
+}
+
+function writeReport(file, context) {
+	fs.writeFileSync(file, markdown(context));
+}
+
+module.exports = { figuresOf, consoleLines, writeReport };

@@ -1,0 +1,68 @@
+'use strict';
+// The sandbox in its own process (so serving 50 MiB or 100,000 CSV lines never delays this process's
+// memory sampler), started with its size knobs through its command line, driven by its control endpoints.
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+
+const CLI = path.resolve(__dirname, '..', '..', 'sandbox', 'cli.js');
+const START_TIMEOUT_MS = 30_000;
+
+async function startSandboxProcess({ accountingLines, paymentFileBytes }) {
+	const args = [CLI, '--port', '0', '--json', '--accounting-lines', String(accountingLines), '--payment-file-bytes', String(paymentFileBytes)];
+	const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+	const info = await new Promise((resolve, reject) => {
+		let buffered = '';
+		const timer = setTimeout(() => reject(new Error('the sandbox did not start in time')), START_TIMEOUT_MS);
+		child.once('exit', (code) => reject(new Error(`the sandbox exited (${code})`)));
+		child.stdout.on('data', (chunk) => {
+			buffered += chunk;
+			const newline = buffered.indexOf('\n');
+			if (newline === -1) return;
+			clearTimeout(timer);
+			resolve(JSON.parse(buffered.slice(0, newline)));
+		});
+	});
+	child.stdout.resume();
+	const url = info.apiBaseUrl.replace(/\/api\/v1$/, '');
+	const tokenOf = (companyId) => info.tokens.find((entry) => entry.companyId === companyId).token;
+
+	async function control(method, controlPath, body) {
+		const response = await fetch(`${url}/_sandbox${controlPath}`, {
+			method,
+			headers: body === undefined ? {} : { 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		if (!response.ok) throw new Error(`${method} /_sandbox${controlPath} answered ${response.status}: ${text}`);
+		return text ? JSON.parse(text) : null;
+	}
+
+	return {
+		url,
+		apiBaseUrl: info.apiBaseUrl,
+		authServerUrl: info.authServerUrl,
+		pid: child.pid,
+		tokenOf,
+		/** Back to the seed with these size knobs; the start tokens stay valid. */
+		reset: (knobs) => control('POST', '/reset', knobs),
+		requests: () => control('GET', '/requests'),
+		clearRequests: () => control('DELETE', '/requests'),
+		setPayrollStatus: (body) => control('POST', '/payroll-status', body),
+		/** A file as the API serves it, read here with the company's token. */
+		async download(apiPath) {
+			const response = await fetch(`${info.apiBaseUrl}${apiPath}`, {
+				headers: { authorization: `Bearer ${tokenOf('FR1001')}` },
+			});
+			if (!response.ok) throw new Error(`GET ${apiPath} answered ${response.status}`);
+			return Buffer.from(await response.arrayBuffer());
+		},
+		stop: () =>
+			new Promise((resolve) => {
+				if (child.exitCode !== null) return resolve();
+				child.once('exit', () => resolve());
+				child.kill('SIGTERM');
+			}),
+	};
+}
+
+module.exports = { startSandboxProcess };

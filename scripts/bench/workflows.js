@@ -1,0 +1,136 @@
+'use strict';
+// The benchmark's workflows: a Webhook (answering when the workflow ends) → [1,000 items] → the node
+// measured, always named "Subject". The same request is made by this package's node and by n8n's
+// HTTP Request node (header auth). Credentials are records for `n8n import:credentials`.
+const crypto = require('node:crypto');
+
+const SUBJECT = 'Subject';
+const COMPANY = 'FR1001';
+const MONTH = '202610';
+const PACKAGE_NODE = 'n8n-nodes-partner-payroll.partnerPayroll';
+
+const CREDENTIALS = { payroll: { id: 'benchPayrollToken', name: 'Bench token' }, header: { id: 'benchHeaderAuth', name: 'Bench header auth' } };
+
+function credentialRecords(sandbox) {
+	const token = sandbox.tokenOf(COMPANY);
+	return [
+		{
+			...CREDENTIALS.payroll,
+			type: 'partnerPayrollApi',
+			data: { baseUrl: sandbox.apiBaseUrl, accessToken: token, authServerUrl: sandbox.authServerUrl },
+		},
+		{ ...CREDENTIALS.header, type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${token}` } },
+	];
+}
+
+function payrollNode(parameters) {
+	return {
+		type: PACKAGE_NODE,
+		typeVersion: 1,
+		parameters: { authentication: 'accessToken', companyId: COMPANY, month: MONTH, ...parameters },
+		credentials: { partnerPayrollApi: CREDENTIALS.payroll },
+	};
+}
+
+function httpRequestNode(sandbox, httpVersion, apiPath, options = {}) {
+	return {
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: httpVersion,
+		parameters: {
+			method: 'GET',
+			url: `${sandbox.apiBaseUrl}${apiPath}`,
+			authentication: 'genericCredentialType',
+			genericAuthType: 'httpHeaderAuth',
+			sendQuery: true,
+			specifyQuery: 'keypair',
+			queryParameters: { parameters: [{ name: 'date', value: MONTH }] },
+			options,
+		},
+		credentials: { httpHeaderAuth: CREDENTIALS.header },
+	};
+}
+
+/** The workflows measured: key → {id, path, subject node}. */
+function subjects(sandbox, httpVersion) {
+	const statusPath = `/companies/${COMPANY}/payroll-status`;
+	const filePath = `/companies/${COMPANY}/payment-files`;
+	const fileOptions = { response: { response: { responseFormat: 'file', outputPropertyName: 'data' } } };
+	return {
+		statusNode: { items: 1000, node: payrollNode({ resource: 'payroll', operation: 'getStatus' }) },
+		statusHttp: { items: 1000, node: httpRequestNode(sandbox, httpVersion, statusPath) },
+		fileNode: { node: payrollNode({ resource: 'payroll', operation: 'downloadPaymentFile', binaryPropertyName: 'data' }) },
+		fileHttp: { node: httpRequestNode(sandbox, httpVersion, filePath, fileOptions) },
+		parseLines: {
+			node: payrollNode({ resource: 'accounting', operation: 'downloadCsv', binaryPropertyName: 'data', options: { parseLines: true } }),
+		},
+	};
+}
+
+function webhookWorkflow(key, { items, node }) {
+	const id = `bench${key[0].toUpperCase()}${key.slice(1)}`.slice(0, 21);
+	const path = `bench-${key.toLowerCase()}`;
+	const nodes = [
+		{
+			name: 'Webhook',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			webhookId: crypto.createHash('sha256').update(path).digest('hex').replace(/^(.{8})(.{4})(.{4})(.{4})(.{12}).*$/, '$1-$2-$3-$4-$5'),
+			parameters: { httpMethod: 'GET', path, responseMode: 'lastNode', responseData: 'noData', options: {} },
+		},
+	];
+	if (items) {
+		nodes.push({
+			name: 'Items',
+			type: 'n8n-nodes-base.code',
+			typeVersion: 2,
+			parameters: { jsCode: `return Array.from({ length: ${items} }, (_, index) => ({ json: { index } }));` },
+		});
+	}
+	nodes.push({ name: SUBJECT, ...node });
+	const connections = {};
+	for (let index = 0; index < nodes.length - 1; index += 1) {
+		connections[nodes[index].name] = { main: [[{ node: nodes[index + 1].name, type: 'main', index: 0 }]] };
+	}
+	return {
+		id,
+		name: `Bench ${key}`,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: nodes.map((entry, index) => ({ id: `${id}-${index}`, position: [index * 220, 0], ...entry })),
+		connections,
+		webhookPath: path,
+	};
+}
+
+/**
+ * The trigger, watching Current and Previous Month with Company ID empty (one introspection per
+ * poll at most), polling at activation and then once an hour: every activation is one poll.
+ */
+function triggerWorkflow() {
+	return {
+		name: 'Bench trigger',
+		settings: { executionOrder: 'v1', timezone: 'Europe/Paris' },
+		nodes: [
+			{
+				id: 'bench-trigger-0',
+				name: 'Partner Payroll Trigger',
+				type: 'n8n-nodes-partner-payroll.partnerPayrollTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {
+					pollTimes: { item: [{ mode: 'everyHour', minute: 7 }] },
+					authentication: 'accessToken',
+					event: 'payrollCompleted',
+					companyId: '',
+					months: 'both',
+					options: {},
+				},
+				credentials: { partnerPayrollApi: CREDENTIALS.payroll },
+			},
+			{ id: 'bench-trigger-1', name: 'Received', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0], parameters: {} },
+		],
+		connections: { 'Partner Payroll Trigger': { main: [[{ node: 'Received', type: 'main', index: 0 }]] } },
+	};
+}
+
+module.exports = { SUBJECT, COMPANY, MONTH, credentialRecords, subjects, webhookWorkflow, triggerWorkflow };
