@@ -255,12 +255,11 @@ export class PartnerPayrollTrigger implements INodeType {
 			}
 
 			// Only reached when every request of the poll succeeded: a failed poll throws above,
-			// leaves the state as it was, and the next poll sees the same transitions again.
+			// leaves the state as it was, and the next poll sees the same transitions again. The
+			// other event's state stays (both are bounded): switching the event back repeats nothing.
 			if (JSON.stringify(staticData[event]) !== JSON.stringify(state)) {
 				staticData[event] = state as IDataObject;
 			}
-			const otherEvent: TriggerEvent = event === 'newDocument' ? 'payrollCompleted' : 'newDocument';
-			if (otherEvent in staticData) delete staticData[otherEvent];
 
 			return items.length ? [items] : null;
 		} finally {

@@ -116,6 +116,17 @@ describe('edits keep what is known', () => {
 		const back = await edited(fr1002, { months: 'specific', specificMonths: '202610', options });
 		expect(await back.poll()).toBeNull();
 	});
+	it('switching the event to New Document and back does not repeat', async () => {
+		const companyId = 'GB3001'; // New Document serves UK companies
+		const options = { fireForAlreadyCompleted: true };
+		const payrollParameters = { months: 'specific', specificMonths: '202610', options };
+		const payroll = await trigger(payrollParameters, { companyId });
+		expect(firedMonths(await payroll.poll())).toEqual(['202610']);
+		const documents = await edited(payroll, { event: 'newDocument' }, { companyId });
+		expect(await documents.poll()).toBeNull();
+		const back = await edited(documents, payrollParameters, { companyId });
+		expect(await back.poll()).toBeNull();
+	});
 });
 
 describe('outages', () => {
