@@ -1,32 +1,52 @@
-// Three suites: the sandbox on its own, the package run in-process by n8n-core, and the
-// end-to-end suite inside a real n8n. `npm run test:fast` leaves the last one out.
+// The sandbox on its own, the package run in-process by n8n-core, the end-to-end suites inside a real
+// n8n once per version of the compatibility matrix (e2e/lib/runtimes.js), and queue mode (main, two
+// workers, Redis, Postgres) in the newest n8n. `npm run test:fast` runs the first two only.
+const { RUNTIMES, n8nRuntime } = require('./e2e/lib/runtimes');
+
 const tsJest = ['ts-jest', { tsconfig: '<rootDir>/test/tsconfig.json' }];
+const QUEUE_TESTS = '<rootDir>/test/e2e/queue/';
+// A project option (not inherited from the top level): dist/ holds a copy of package.json and every n8n
+// install folder a copy of its recipe; jest must not see two packages of one name.
+const modulePathIgnorePatterns = [
+	'<rootDir>/dist/',
+	'<rootDir>/.n8n-runtime',
+	'<rootDir>/.n8n-demo',
+	'<rootDir>/.n8n-queue/',
+	'<rootDir>/e2e/n8n',
+];
+const project = (options) => ({ testEnvironment: 'node', modulePathIgnorePatterns, ...options });
+
+/** The end-to-end suites in one n8n version: E2E_N8N tells e2e/lib which one. */
+const e2eProject = (runtime) =>
+	project({
+		displayName: runtime.projectName('e2e'),
+		testMatch: ['<rootDir>/test/e2e/**/*.test.js'],
+		testPathIgnorePatterns: ['/node_modules/', QUEUE_TESTS],
+		setupFiles: [`<rootDir>/test/e2e/support/n8n-${runtime.label}.js`],
+	});
 
 module.exports = {
 	// n8n-core leaves process-wide handles behind (keep-alive agents, service timers) that the
 	// teardown cannot all reach; once every suite has finished, nothing is left to wait for.
 	forceExit: true,
-	// dist/ holds a copy of package.json; jest must not see two packages of one name.
-	modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/.n8n-runtime/', '<rootDir>/.n8n-demo/', '<rootDir>/e2e/n8n/'],
 	projects: [
-		{
+		project({
 			displayName: 'sandbox',
-			testEnvironment: 'node',
 			testMatch: ['<rootDir>/sandbox/test/**/*.test.js'],
-		},
-		{
+		}),
+		project({
 			displayName: 'package',
-			testEnvironment: 'node',
 			testMatch: ['<rootDir>/test/**/*.test.ts'],
 			testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
 			transform: { '^.+\\.ts$': tsJest },
 			setupFiles: ['<rootDir>/test/support/env.js'],
 			setupFilesAfterEnv: ['<rootDir>/test/support/n8n-teardown.js'],
-		},
-		{
-			displayName: 'e2e',
-			testEnvironment: 'node',
-			testMatch: ['<rootDir>/test/e2e/**/*.test.js'],
-		},
+		}),
+		...RUNTIMES.map(e2eProject),
+		project({
+			displayName: n8nRuntime('newest').projectName('queue'),
+			testMatch: [`${QUEUE_TESTS}**/*.test.js`],
+			setupFiles: ['<rootDir>/test/e2e/support/n8n-newest.js'],
+		}),
 	],
 };

@@ -1,14 +1,19 @@
 #!/usr/bin/env node
 'use strict';
-// Installs the pinned n8n that `npm start` and the end-to-end tests run (recipe in e2e/n8n, installed
-// into .n8n-runtime). Does nothing when it is already installed from the current recipe.
-const { ensureN8nInstalled, installedN8nVersion } = require('../e2e/lib');
+// Installs the n8n versions that `npm start` and the end-to-end tests run (recipes in e2e/n8n-newest and
+// e2e/n8n, see e2e/lib/runtimes.js), each into its own folder. Does nothing for a version already
+// installed from its current recipe. `--n8n=<version|newest|pinned>` installs one version only.
+const { RUNTIMES, runtimeFromArgs, ensureN8nInstalled, installedN8nVersion } = require('../e2e/lib');
 
-ensureN8nInstalled()
-	.then((installed) => {
-		if (!installed) console.log(`n8n ${installedN8nVersion()} is already installed.`);
-	})
-	.catch((error) => {
-		console.error(error.message);
-		process.exit(1);
-	});
+async function main() {
+	const wanted = process.argv.slice(2).some((arg) => arg.startsWith('--n8n')) ? [runtimeFromArgs()] : RUNTIMES;
+	for (const runtime of wanted) {
+		const installed = await ensureN8nInstalled(runtime);
+		if (!installed) console.log(`n8n ${installedN8nVersion(runtime)} is already installed (${runtime.installDir}).`);
+	}
+}
+
+main().catch((error) => {
+	console.error(error.message);
+	process.exit(1);
+});

@@ -2,7 +2,7 @@
 // n8n CLI commands (import, export, execute) run to completion under a time limit, output in a file.
 const fs = require('node:fs');
 const path = require('node:path');
-const { n8nBin } = require('./paths');
+const { n8nRuntime } = require('./runtimes');
 const { runToCompletion } = require('./process');
 
 const DEFAULT_TIMEOUT_MS = 180_000;
@@ -24,15 +24,17 @@ function tail(text, lines = 40) {
  * <userFolder>/cli.log; `run` returns it with the exit code.
  */
 class N8nCli {
-	constructor(env) {
+	/** `runtime`: the n8n version of the matrix (runtimes.js); `env` comes from n8nEnv for the same runtime. */
+	constructor(env, runtime = n8nRuntime()) {
 		this.env = env;
+		this.runtime = runtime;
 		this.userFolder = env.N8N_USER_FOLDER;
 		this.logFile = path.join(this.userFolder, 'cli.log');
 		fs.mkdirSync(this.userFolder, { recursive: true });
 	}
 
 	async run(args, { timeoutMs = DEFAULT_TIMEOUT_MS } = {}) {
-		return runToCompletion(n8nBin, args, {
+		return runToCompletion(this.runtime.n8nBin, args, {
 			env: this.env,
 			cwd: this.userFolder,
 			logFile: this.logFile,

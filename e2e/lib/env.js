@@ -1,5 +1,6 @@
 'use strict';
 // The environment of one n8n process: its own user folder and ports, loopback only, nothing phoning home.
+const { n8nRuntime } = require('./runtimes');
 
 // Fixed so that credentials imported by one process can be decrypted by the next one using the same
 // user folder. It protects throwaway local data only.
@@ -13,9 +14,12 @@ function baseEnv() {
 	return Object.fromEntries(Object.entries(process.env).filter(([key]) => !NOT_INHERITED.test(key)));
 }
 
-function n8nEnv({ userFolder, port, brokerPort, extra = {} }) {
+/** `runtime` (runtimes.js) puts the Node.js of that n8n version first on PATH. */
+function n8nEnv({ userFolder, port, brokerPort, runtime = n8nRuntime(), extra = {} }) {
+	const base = baseEnv();
 	return {
-		...baseEnv(),
+		...base,
+		...runtime.pathEnv(base),
 		N8N_USER_FOLDER: userFolder,
 		N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
 		DB_TYPE: 'sqlite',

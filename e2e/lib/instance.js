@@ -10,6 +10,7 @@ const { n8nEnv } = require('./env');
 const { N8nCli } = require('./cli');
 const { startN8n } = require('./server');
 const { freePort } = require('./ports');
+const { n8nRuntime } = require('./runtimes');
 
 function assertBuilt() {
 	const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
@@ -19,25 +20,27 @@ function assertBuilt() {
 	if (missing.length > 0) throw new Error(`Build the package first (npm run build); missing: ${missing.join(', ')}`);
 }
 
-async function createInstance({ prefix = 'n8n-e2e-' } = {}) {
+/** `runtime`: the n8n version of the matrix (runtimes.js); by default the one E2E_N8N selects. */
+async function createInstance({ prefix = 'n8n-e2e-', runtime = n8nRuntime() } = {}) {
 	assertBuilt();
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 	const tarball = packPackage(path.join(userFolder, 'package-tarball'));
 	installPackageInto(userFolder, tarball);
 	const [port, serverBrokerPort, cliBrokerPort] = [await freePort(), await freePort(), await freePort()];
-	const serverEnv = n8nEnv({ userFolder, port, brokerPort: serverBrokerPort });
+	const serverEnv = n8nEnv({ userFolder, port, brokerPort: serverBrokerPort, runtime });
 	// CLI commands may run next to `n8n start`: every n8n process opens its own task broker.
-	const cli = new N8nCli({ ...serverEnv, N8N_RUNNERS_BROKER_PORT: String(cliBrokerPort) });
+	const cli = new N8nCli({ ...serverEnv, N8N_RUNNERS_BROKER_PORT: String(cliBrokerPort) }, runtime);
 	let server = null;
 
 	return {
+		runtime,
 		userFolder,
 		tarball,
 		port,
 		url: `http://127.0.0.1:${port}`,
 		cli,
 		async start() {
-			server = await startN8n(serverEnv);
+			server = await startN8n(serverEnv, { runtime });
 			return server;
 		},
 		async stop() {

@@ -3,7 +3,7 @@
 // answers, stopped by its process id.
 const fs = require('node:fs');
 const path = require('node:path');
-const { n8nBin } = require('./paths');
+const { n8nRuntime } = require('./runtimes');
 const { spawnToFile, stopProcessGroup } = require('./process');
 
 const READY_TIMEOUT_MS = 120_000;
@@ -27,12 +27,12 @@ function logTail(logFile, lines = 40) {
 
 /**
  * Start `n8n start` with `env` and wait until it serves the editor. Resolves {url, pid, logFile, stop, child};
- * the output goes to `logFile`, by default <userFolder>/n8n.log.
+ * the output goes to `logFile`, by default <userFolder>/n8n.log. `runtime`: the n8n version (runtimes.js).
  */
-async function startN8n(env, { logFile, readyTimeoutMs = READY_TIMEOUT_MS } = {}) {
+async function startN8n(env, { logFile, readyTimeoutMs = READY_TIMEOUT_MS, runtime = n8nRuntime() } = {}) {
 	const url = `http://127.0.0.1:${env.N8N_PORT}`;
 	const log = logFile ?? path.join(env.N8N_USER_FOLDER, 'n8n.log');
-	const child = spawnToFile(n8nBin, ['start'], { env, cwd: env.N8N_USER_FOLDER, logFile: log });
+	const child = spawnToFile(runtime.n8nBin, ['start'], { env, cwd: env.N8N_USER_FOLDER, logFile: log });
 	let exited = null;
 	child.once('exit', (code, signal) => (exited = { code, signal }));
 
