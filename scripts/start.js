@@ -1,10 +1,18 @@
 #!/usr/bin/env node
 'use strict';
-// `npm start`: a local n8n 2.8.4 with this package installed as a community package, connected to the
-// Partner Payroll sandbox, with ready credentials and example workflows. Ctrl-C stops everything.
+// `npm start`: a local n8n (the newest supported version) with this package installed as a community
+// package, connected to the Partner Payroll sandbox, with ready credentials and example workflows.
+// Ctrl-C stops everything it started.
 //
-// The n8n user folder is .n8n-demo/ (kept between runs: owner account, your workflows and executions).
-// Every run rebuilds, re-packs and re-installs the package, so code changes are picked up.
+//   npm start                       the newest supported n8n (see e2e/lib/runtimes.js), SQLite
+//   npm start -- --n8n=2.8.4        the pinned older n8n instead (also: PARTNER_PAYROLL_N8N=2.8.4 npm start)
+//   npm run start:queue             queue mode: Redis, Postgres, a main instance and two workers
+//                                   (`node scripts/start.js --queue`)
+//
+// User folders (kept between runs: owner account, your workflows and executions): .n8n-demo/ for the
+// newest n8n, .n8n-demo-<version>/ for another one, .n8n-queue/ for queue mode (main/, worker-1/,
+// worker-2/, redis/, postgres/). Every run rebuilds, re-packs and re-installs the package on every
+// instance, so code changes are picked up.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -14,6 +22,8 @@ const { startSandbox } = require('../sandbox/server');
 const {
 	repoRoot,
 	examplesDir,
+	RUNTIMES,
+	runtimeFromArgs,
 	ensureN8nInstalled,
 	installedN8nVersion,
 	packPackage,
@@ -28,13 +38,35 @@ const {
 	exampleCredentials,
 	lastMonth,
 	ensurePayrollCompleted,
+	ensureDebianPackages,
+	createQueueCluster,
 } = require('../e2e/lib');
 
+const QUEUE = process.argv.includes('--queue');
+const RUNTIME = runtimeFromArgs();
 const PORTS = { sandbox: 4010, n8n: 5678, taskBroker: 5679 };
-const USER_FOLDER = path.join(repoRoot, '.n8n-demo');
+// Queue mode: the main as above, plus Redis, Postgres and two workers on ports of their own.
+const QUEUE_PORTS = {
+	...PORTS,
+	mainBroker: PORTS.taskBroker,
+	cli: 5680,
+	redis: 6390,
+	postgres: 5442,
+	workers: [
+		{ health: 5681, broker: 5691 },
+		{ health: 5682, broker: 5692 },
+	],
+};
+const QUEUE_FOLDER = path.join(repoRoot, '.n8n-queue');
+const USER_FOLDER = QUEUE
+	? path.join(QUEUE_FOLDER, 'main')
+	: path.join(repoRoot, RUNTIME === RUNTIMES[0] ? '.n8n-demo' : `.n8n-demo-${RUNTIME.n8nVersion}`);
 const IMPORTED_EXAMPLES_FILE = path.join(USER_FOLDER, 'imported-examples.json');
 const TOKENS_FILE = path.join(USER_FOLDER, 'sandbox-tokens.json');
-const DATABASE_FILE = path.join(USER_FOLDER, '.n8n', 'database.sqlite');
+// What tells that n8n's database still holds what was imported.
+const DATABASE_FILE = QUEUE
+	? path.join(QUEUE_FOLDER, 'postgres', 'data', 'PG_VERSION')
+	: path.join(USER_FOLDER, '.n8n', 'database.sqlite');
 
 const say = (message = '') => console.log(message);
 const step = (message) => console.log(`» ${message}`);
@@ -46,17 +78,30 @@ function buildPackage() {
 }
 
 async function checkPortsAreFree() {
-	for (const [what, port] of Object.entries(PORTS)) {
+	const ports = QUEUE
+		? {
+				...PORTS,
+				cli: QUEUE_PORTS.cli,
+				redis: QUEUE_PORTS.redis,
+				postgres: QUEUE_PORTS.postgres,
+				...Object.fromEntries(
+					QUEUE_PORTS.workers.flatMap((worker, index) => [
+						[`worker-${index + 1} health check`, worker.health],
+						[`worker-${index + 1} task broker`, worker.broker],
+					]),
+				),
+			}
+		: PORTS;
+	for (const [what, port] of Object.entries(ports)) {
 		if (await isPortInUse(port)) {
 			throw new Error(`Port ${port} (${what}) is already in use on 127.0.0.1: is another "npm start" running?`);
 		}
 	}
 }
 
-function installPackage() {
-	step('Packing the package and installing it into n8n as a community package');
-	const tarball = packPackage(path.join(USER_FOLDER, 'package-tarball'));
-	installPackageInto(USER_FOLDER, tarball);
+function packTarball() {
+	step('Packing the package (npm pack)');
+	return packPackage(path.join(QUEUE ? QUEUE_FOLDER : USER_FOLDER, 'package-tarball'));
 }
 
 /**
@@ -94,9 +139,13 @@ async function importExamplesOnce(cli) {
 	return examples;
 }
 
-function printWelcome({ n8n, owner, sandbox, credentials }) {
+function printWelcome({ n8n, owner, sandbox, credentials, cluster }) {
 	say();
-	say('n8n is running with the Partner Payroll nodes installed.');
+	say(`n8n ${installedN8nVersion(RUNTIME)} (Node.js ${RUNTIME.nodeVersion}) is running with the Partner Payroll nodes installed.`);
+	if (cluster) {
+		say(`Queue mode: main instance on ${n8n.url} (editor, webhooks, the trigger's polls), ${cluster.workers.length} workers`);
+		say(`running the executions, Redis 127.0.0.1:${cluster.redis.port}, Postgres 127.0.0.1:${cluster.postgres.port}, binary data in the database.`);
+	}
 	say();
 	// Not localhost: the OAuth2 redirect address registered at the sandbox is the 127.0.0.1 one.
 	say(`  Editor:    ${n8n.url}/   (use this address, not localhost, for the OAuth2 Connect)`);
@@ -108,24 +157,31 @@ function printWelcome({ n8n, owner, sandbox, credentials }) {
 	say(`    start: the sandbox keeps the tokens it issues in memory only.`);
 	say(`  Sandbox:   API ${sandbox.apiBaseUrl}   control ${sandbox.url}/_sandbox`);
 	say(`  n8n log:   ${path.relative(repoRoot, n8n.logFile)}`);
+	if (cluster) {
+		for (const worker of cluster.workers) say(`  ${worker.name} log: ${path.relative(repoRoot, worker.logFile)}`);
+	}
 	say();
-	say('Press Ctrl-C to stop n8n and the sandbox.');
+	say(cluster ? 'Press Ctrl-C to stop the workers, n8n, Redis, Postgres and the sandbox.' : 'Press Ctrl-C to stop n8n and the sandbox.');
 }
 
-/** Ctrl-C (or n8n exiting on its own) stops both processes, each once. */
-function stopOnSignals({ n8n, sandbox }) {
+/** Ctrl-C (or n8n exiting on its own) stops everything this script started, each once. */
+function stopOnSignals({ n8n, sandbox, cluster }) {
 	let stopping = false;
 	const stopAll = async (reason, exitCode) => {
 		if (stopping) return;
 		stopping = true;
-		say(`\n${reason}: stopping n8n and the sandbox...`);
-		await n8n.stop();
+		say(`\n${reason}: stopping ${cluster ? 'the workers, n8n, Redis, Postgres' : 'n8n'} and the sandbox...`);
+		if (cluster) await cluster.stop();
+		else await n8n.stop();
 		await sandbox.close();
 		process.exit(exitCode);
 	};
 	process.on('SIGINT', () => void stopAll('Ctrl-C', 0));
 	process.on('SIGTERM', () => void stopAll('SIGTERM', 0));
 	n8n.child.once('exit', (code) => void stopAll(`n8n exited (code ${code})`, code || 1));
+	for (const worker of cluster?.workers ?? []) {
+		worker.child.once('exit', (code) => void stopAll(`${worker.name} exited (code ${code})`, code || 1));
+	}
 }
 
 /** Without n8n's database, the markers of what was imported describe nothing: start over. */
@@ -139,18 +195,31 @@ async function main() {
 	const started = Date.now();
 	await checkPortsAreFree();
 	buildPackage();
-	await ensureN8nInstalled();
+	await ensureN8nInstalled(RUNTIME);
+	if (QUEUE) ensureDebianPackages(['redis-server', 'postgresql']);
 	fs.mkdirSync(USER_FOLDER, { recursive: true });
 	forgetImportsIfDatabaseIsGone();
 	const { tokens, fresh } = demoTokens();
 	step(`Starting the sandbox on 127.0.0.1:${PORTS.sandbox}`);
 	const sandbox = await startSandbox({ port: PORTS.sandbox, initialTokens: tokens });
 	let n8n = null;
+	let cluster = null;
 	try {
 		await ensurePayrollCompleted(sandbox, 'FR1001', lastMonth());
-		installPackage();
-		const env = n8nEnv({ userFolder: USER_FOLDER, port: PORTS.n8n, brokerPort: PORTS.taskBroker });
-		const cli = new N8nCli(env);
+		const tarball = packTarball();
+		let cli;
+		let env;
+		if (QUEUE) {
+			step(`Starting Redis (127.0.0.1:${QUEUE_PORTS.redis}) and Postgres (127.0.0.1:${QUEUE_PORTS.postgres}) in ${path.relative(repoRoot, QUEUE_FOLDER)}/`);
+			cluster = await createQueueCluster({ dataDir: QUEUE_FOLDER, tarball, runtime: RUNTIME, ports: QUEUE_PORTS, workers: 2 });
+			step('Package installed into the main instance and both workers');
+			cli = cluster.cli;
+		} else {
+			step('Installing the package into n8n as a community package');
+			installPackageInto(USER_FOLDER, tarball);
+			env = n8nEnv({ userFolder: USER_FOLDER, port: PORTS.n8n, brokerPort: PORTS.taskBroker, runtime: RUNTIME });
+			cli = new N8nCli(env, RUNTIME);
+		}
 		const tokenOf = (companyId) => tokens.find((token) => token.companyId === companyId).token;
 		const credentials = exampleCredentials(sandbox, tokenOf);
 		if (fresh) {
@@ -158,14 +227,20 @@ async function main() {
 			await cli.importCredentials(credentials);
 		}
 		await importExamplesOnce(cli);
-		step(`Starting n8n ${installedN8nVersion()} on 127.0.0.1:${PORTS.n8n}`);
-		n8n = await startN8n(env, { logFile: path.join(USER_FOLDER, 'n8n.log') });
-		stopOnSignals({ n8n, sandbox });
+		step(`Starting n8n ${installedN8nVersion(RUNTIME)} on 127.0.0.1:${PORTS.n8n}${QUEUE ? ', then 2 workers' : ''}`);
+		if (QUEUE) {
+			await cluster.startAll();
+			n8n = { url: cluster.url, logFile: cluster.main.logFile, child: cluster.main.child };
+		} else {
+			n8n = await startN8n(env, { logFile: path.join(USER_FOLDER, 'n8n.log'), runtime: RUNTIME });
+		}
+		stopOnSignals({ n8n, sandbox, cluster });
 		const owner = await new N8nRest(n8n.url).ensureOwner();
-		printWelcome({ n8n, owner, sandbox, credentials });
+		printWelcome({ n8n, owner, sandbox, credentials, cluster });
 		say(`(ready in ${Math.round((Date.now() - started) / 1000)} s)`);
 	} catch (error) {
-		if (n8n) await n8n.stop();
+		if (cluster) await cluster.stop();
+		else if (n8n) await n8n.stop();
 		await sandbox.close();
 		throw error;
 	}

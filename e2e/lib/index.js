@@ -2,6 +2,8 @@
 // The e2e library: run the package inside a real n8n (see each module for one concept).
 module.exports = {
 	...require('./paths'),
+	...require('./runtimes'),
+	...require('./poll-schedule'),
 	...require('./install'),
 	...require('./community-package'),
 	...require('./env'),
@@ -17,4 +19,7 @@ module.exports = {
 	...require('./workflows'),
 	...require('./run-data'),
 	...require('./demo'),
+	...require('./services'),
+	...require('./queue'),
+	...require('./rss'),
 };

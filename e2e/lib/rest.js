@@ -68,6 +68,22 @@ class N8nRest {
 		return this.request('POST', '/rest/credentials', { name, type, data });
 	}
 
+	/** A public-API key with every scope the instance offers (log in first). Never log it. */
+	async createApiKey(label = 'e2e') {
+		const scopes = await this.request('GET', '/rest/api-keys/scopes');
+		const created = await this.request('POST', '/rest/api-keys', { label, scopes, expiresAt: null });
+		return created.rawApiKey;
+	}
+
+	/** The bytes of a stored binary data id, as the editor downloads them (whatever the storage mode). */
+	async binaryData(id) {
+		const response = await fetch(`${this.baseUrl}/rest/binary-data?id=${encodeURIComponent(id)}&action=download`, {
+			headers: { cookie: this.cookie, 'browser-id': 'e2e-browser' },
+		});
+		if (!response.ok) throw new N8nRestError('GET', '/rest/binary-data', response.status, await response.text());
+		return Buffer.from(await response.arrayBuffer());
+	}
+
 	async nodeTypes() {
 		return this.request('GET', '/types/nodes.json');
 	}
@@ -77,4 +93,33 @@ class N8nRest {
 	}
 }
 
-module.exports = { N8nRest, N8nRestError, OWNER };
+/** n8n's public API (/api/v1) with an API key: the executions of a workflow, with their run data. */
+class N8nPublicApi {
+	constructor(baseUrl, apiKey) {
+		this.baseUrl = baseUrl;
+		this.apiKey = apiKey;
+	}
+
+	async get(path) {
+		const response = await fetch(`${this.baseUrl}/api/v1${path}`, { headers: { 'X-N8N-API-KEY': this.apiKey } });
+		const text = await response.text();
+		if (!response.ok) throw new N8nRestError('GET', `/api/v1${path}`, response.status, text);
+		return JSON.parse(text);
+	}
+
+	/** Every execution of `workflowId` (newest first), with run data when `includeData`. */
+	async executions(workflowId, { includeData = true } = {}) {
+		const all = [];
+		let cursor;
+		do {
+			const query = new URLSearchParams({ workflowId, includeData: String(includeData), limit: '100' });
+			if (cursor) query.set('cursor', cursor);
+			const page = await this.get(`/executions?${query}`);
+			all.push(...page.data);
+			cursor = page.nextCursor;
+		} while (cursor);
+		return all;
+	}
+}
+
+module.exports = { N8nRest, N8nRestError, N8nPublicApi, OWNER };

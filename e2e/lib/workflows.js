@@ -1,6 +1,7 @@
 'use strict';
-// Workflows built in code: a manual trigger followed by Partner Payroll nodes in a chain, the way the
-// editor saves them (typeVersion 1, the package's real node type prefix).
+// Workflows built in code: a trigger (manual by default, or a webhook) followed by nodes in a chain, the
+// way the editor saves them (typeVersion 1, the package's real node type prefix).
+const crypto = require('node:crypto');
 const { packageName } = require('./paths');
 
 const NODE_TYPE = `${packageName}.partnerPayroll`;
@@ -20,9 +21,35 @@ function partnerPayrollNode(name, parameters, credential) {
 	};
 }
 
-/** Start → nodes[0] → nodes[1] → ... */
-function chainWorkflow(id, name, nodes) {
-	const trigger = { name: TRIGGER_NAME, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} };
+const manualTrigger = () => ({
+	name: TRIGGER_NAME,
+	type: 'n8n-nodes-base.manualTrigger',
+	typeVersion: 1,
+	parameters: {},
+});
+
+/**
+ * A Webhook node answering GET /webhook/<path> when the last node has run, with `responseData`
+ * (`allEntries`, `firstEntryJson`, `firstEntryBinary`...) of that node. Works once the workflow is published.
+ */
+function webhookTrigger(webhookPath, responseData = 'firstEntryJson') {
+	return {
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		webhookId: crypto.randomUUID(),
+		parameters: {
+			httpMethod: 'GET',
+			path: webhookPath,
+			responseMode: 'lastNode',
+			responseData,
+			options: {},
+		},
+	};
+}
+
+/** trigger → nodes[0] → nodes[1] → ...; the trigger is a manual one (named Start) unless given. */
+function chainWorkflow(id, name, nodes, { trigger = manualTrigger() } = {}) {
 	const all = [trigger, ...nodes].map((node, index) => ({
 		id: `${id}-${index}`,
 		position: [index * 220, 0],
@@ -30,9 +57,11 @@ function chainWorkflow(id, name, nodes) {
 	}));
 	const connections = {};
 	for (let index = 0; index < all.length - 1; index += 1) {
-		connections[all[index].name] = { main: [[{ node: all[index + 1].name, type: 'main', index: 0 }]] };
+		connections[all[index].name] = {
+			main: [[{ node: all[index + 1].name, type: 'main', index: 0 }]],
+		};
 	}
 	return { id, name, active: false, settings: { executionOrder: 'v1' }, nodes: all, connections };
 }
 
-module.exports = { NODE_TYPE, partnerPayrollNode, chainWorkflow };
+module.exports = { NODE_TYPE, partnerPayrollNode, chainWorkflow, webhookTrigger };
