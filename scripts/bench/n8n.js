@@ -7,6 +7,7 @@ const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 
 const WEBHOOK_READY_TIMEOUT_MS = 60_000;
+const EXECUTION_TIMEOUT_MS = 180_000;
 
 /** The e2e library, with the n8n version chosen before it is loaded (it reads E2E_N8N when it has a choice). */
 function loadE2eLibrary(n8nVersion) {
@@ -14,10 +15,9 @@ function loadE2eLibrary(n8nVersion) {
 	return require('../../e2e/lib');
 }
 
-/** Where the n8n that runs is installed, whichever shape of the library this is. */
+/** The n8n version that runs (the matrix entry the library selected), and its HTTP Request node's version. */
 function runtimeOf(lib) {
-	const runtime = typeof lib.n8nRuntime === 'function' ? lib.n8nRuntime() : null;
-	const installDir = runtime?.installDir ?? lib.n8nInstallDir;
+	const { installDir } = lib.n8nRuntime();
 	const readVersion = (name) =>
 		JSON.parse(fs.readFileSync(path.join(installDir, 'node_modules', name, 'package.json'), 'utf8')).version;
 	const httpRequestSource = fs.readFileSync(
@@ -37,17 +37,32 @@ function nodeVersionOf(pid) {
 	return execFileSync(fs.readlinkSync(`/proc/${pid}/exe`), ['--version'], { encoding: 'utf8' }).trim().replace(/^v/, '');
 }
 
+/**
+ * fetch, sent again once when a kept-alive connection turns out closed right away: the server closes
+ * idle connections, and this process may not notice in time while it computes (the csv-parse oracle).
+ */
+async function fetchFresh(url, init) {
+	const started = Date.now();
+	try {
+		return await fetch(url, init);
+	} catch (error) {
+		const stale = /other side closed|ECONNRESET|socket hang up/i.test(`${error?.cause?.message} ${error?.cause?.code}`);
+		if (!stale || Date.now() - started > 1_000) throw error;
+		return await fetch(url, init);
+	}
+}
+
 async function createBenchN8n(lib, { credentials, workflows, log }) {
 	const instance = await lib.createInstance({ prefix: 'n8n-bench-' });
 	log(`n8n user folder ${instance.userFolder}`);
 	await instance.cli.importCredentials(credentials);
 	await instance.cli.importWorkflows(workflows.map(({ webhookPath: _path, ...workflow }) => workflow));
-	for (const workflow of workflows) await instance.cli.publishWorkflow(workflow.id);
 	let server = null;
 	let apiKey = null;
+	let activated = false;
 
 	async function publicApi(method, apiPath, body, attempt = 1) {
-		const response = await fetch(`${instance.url}/api/v1${apiPath}`, {
+		const response = await fetchFresh(`${instance.url}/api/v1${apiPath}`, {
 			method,
 			headers: { 'X-N8N-API-KEY': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
 			body: body === undefined ? undefined : JSON.stringify(body),
@@ -75,6 +90,11 @@ async function createBenchN8n(lib, { credentials, workflows, log }) {
 				const scopes = await rest.request('GET', '/rest/api-keys/scopes');
 				apiKey = (await rest.request('POST', '/rest/api-keys', { label: 'bench', scopes, expiresAt: null })).rawApiKey;
 			}
+			// Published through the public API once (no CLI run, no restart); they stay published across restarts.
+			if (!activated) {
+				for (const workflow of workflows) await publicApi('POST', `/workflows/${workflow.id}/activate`);
+				activated = true;
+			}
 		},
 		async restart() {
 			await instance.stop();
@@ -86,7 +106,7 @@ async function createBenchN8n(lib, { credentials, workflows, log }) {
 			const deadline = Date.now() + WEBHOOK_READY_TIMEOUT_MS;
 			for (;;) {
 				const started = performance.now();
-				const response = await fetch(`${instance.url}/webhook/${webhookPath}`, { signal: AbortSignal.timeout(300_000) });
+				const response = await fetchFresh(`${instance.url}/webhook/${webhookPath}`, { signal: AbortSignal.timeout(300_000) });
 				const text = await response.text();
 				const wallMs = performance.now() - started;
 				if (response.ok) return wallMs;
@@ -96,14 +116,20 @@ async function createBenchN8n(lib, { credentials, workflows, log }) {
 				await new Promise((resolve) => setTimeout(resolve, 500));
 			}
 		},
-		/** The newest execution of a workflow, with its run data. */
-		async lastExecution(workflowId) {
-			for (let attempt = 0; attempt < 50; attempt += 1) {
+		/** The id of the newest execution of a workflow (0 when none). */
+		async newestExecutionId(workflowId) {
+			const { data } = await publicApi('GET', `/executions?workflowId=${workflowId}&limit=1`);
+			return Number(data[0]?.id ?? 0);
+		},
+		/** The newest execution of a workflow newer than `afterId`, once finished, with its run data. */
+		async lastExecution(workflowId, afterId = 0) {
+			const deadline = Date.now() + EXECUTION_TIMEOUT_MS;
+			while (Date.now() < deadline) {
 				const { data } = await publicApi('GET', `/executions?workflowId=${workflowId}&includeData=true&limit=1`);
-				if (data[0]?.stoppedAt) return data[0];
-				await new Promise((resolve) => setTimeout(resolve, 200));
+				if (data[0]?.stoppedAt && Number(data[0].id) > afterId) return data[0];
+				await new Promise((resolve) => setTimeout(resolve, 250));
 			}
-			throw new Error(`no finished execution of ${workflowId}`);
+			throw new Error(`no new finished execution of ${workflowId}`);
 		},
 		publicApi,
 		/** The bytes of a binary property of an output item, wherever n8n stored them. */
