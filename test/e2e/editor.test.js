@@ -28,7 +28,10 @@ const {
 jest.setTimeout(180_000);
 
 const SETUP_TIMEOUT_MS = 20 * 60_000; // includes installing n8n when it is missing
-const CONNECT_BUTTON = '[data-test-id="oauth-connect-button"]';
+// n8n 2.8 shows a "Connect my account" button; later versions a "Connect your account" banner with a
+// "Connect" button. Either starts the same OAuth2 flow.
+const CONNECT_BUTTON =
+	'[data-test-id="oauth-connect-button"], [data-test-id="oauth-not-connected-banner"] [data-test-id="quick-connect-button"]';
 const CONNECTED_BANNER = '[data-test-id="oauth-connect-success-banner"]';
 const OAUTH_COMPANY = 'GB3001';
 
