@@ -153,7 +153,7 @@ function printWelcome({ n8n, owner, sandbox, credentials, cluster }) {
 	say(`  Workflows: the "Example: ..." workflows; open one and click "Execute workflow".`);
 	say(`  Credentials (already set up):`);
 	for (const credential of credentials) say(`    - ${credential.name}`);
-	say(`    The OAuth2 one needs "Connect my account" (the sandbox's consent page), again after each`);
+	say(`    The OAuth2 one needs "Connect" ("Connect my account" in n8n 2.8; the sandbox's consent page), again after each`);
 	say(`    start: the sandbox keeps the tokens it issues in memory only.`);
 	say(`  Sandbox:   API ${sandbox.apiBaseUrl}   control ${sandbox.url}/_sandbox`);
 	say(`  n8n log:   ${path.relative(repoRoot, n8n.logFile)}`);
