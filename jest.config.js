@@ -26,6 +26,9 @@ const e2eProject = (runtime) =>
 	});
 
 module.exports = {
+	// Two test files at a time, also on 2 cores: the end-to-end suites spend most of their time waiting
+	// for n8n's poll schedule (a minute in the newest n8n), not computing.
+	maxWorkers: 2,
 	// n8n-core leaves process-wide handles behind (keep-alive agents, service timers) that the
 	// teardown cannot all reach; once every suite has finished, nothing is left to wait for.
 	forceExit: true,
