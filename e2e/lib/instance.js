@@ -20,14 +20,17 @@ function assertBuilt() {
 	if (missing.length > 0) throw new Error(`Build the package first (npm run build); missing: ${missing.join(', ')}`);
 }
 
-/** `runtime`: the n8n version of the matrix (runtimes.js); by default the one E2E_N8N selects. */
-async function createInstance({ prefix = 'n8n-e2e-', runtime = n8nRuntime() } = {}) {
+/**
+ * `runtime`: the n8n version of the matrix (runtimes.js); by default the one E2E_N8N selects.
+ * `extraEnv`: added to the environment of this instance's n8n processes only (not of npm pack).
+ */
+async function createInstance({ prefix = 'n8n-e2e-', runtime = n8nRuntime(), extraEnv = {} } = {}) {
 	assertBuilt();
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 	const tarball = packPackage(path.join(userFolder, 'package-tarball'));
 	installPackageInto(userFolder, tarball);
 	const [port, serverBrokerPort, cliBrokerPort] = [await freePort(), await freePort(), await freePort()];
-	const serverEnv = n8nEnv({ userFolder, port, brokerPort: serverBrokerPort, runtime });
+	const serverEnv = n8nEnv({ userFolder, port, brokerPort: serverBrokerPort, runtime, extra: extraEnv });
 	// CLI commands may run next to `n8n start`: every n8n process opens its own task broker.
 	const cli = new N8nCli({ ...serverEnv, N8N_RUNNERS_BROKER_PORT: String(cliBrokerPort) }, runtime);
 	let server = null;

@@ -52,8 +52,8 @@ async function fetchFresh(url, init) {
 	}
 }
 
-async function createBenchN8n(lib, { credentials, workflows, log }) {
-	const instance = await lib.createInstance({ prefix: 'n8n-bench-' });
+async function createBenchN8n(lib, { credentials, workflows, log, extraEnv = {} }) {
+	const instance = await lib.createInstance({ prefix: 'n8n-bench-', extraEnv });
 	log(`n8n user folder ${instance.userFolder}`);
 	await instance.cli.importCredentials(credentials);
 	await instance.cli.importWorkflows(workflows.map(({ webhookPath: _path, ...workflow }) => workflow));

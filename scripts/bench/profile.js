@@ -1,0 +1,134 @@
+#!/usr/bin/env node
+'use strict';
+// `npm run bench:profile`-style helper (node scripts/bench/profile.js [--n8n-version V] [--runs N]):
+// CPU profiles (--cpu-prof) of n8n while it runs 1,000 items through Get Status, once with this
+// package's node and once with the HTTP Request node, each in its own n8n process. Only the samples
+// taken while a workflow ran count (both processes share CLOCK_MONOTONIC). Prints where the time goes.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { startSandboxProcess } = require('./sandbox');
+const { loadE2eLibrary, runtimeOf, createBenchN8n } = require('./n8n');
+const { credentialRecords, subjects, webhookWorkflow } = require('./workflows');
+const { itemsRun } = require('./measure');
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const RUNS = Number(option('--runs', 3));
+const TOP = Number(option('--top', 25));
+const nowMicros = () => Number(process.hrtime.bigint() / 1000n);
+
+const CATEGORIES = [
+	['this package', /n8n-nodes-partner-payroll/],
+	['n8n-core (engine)', /n8n-core\//],
+	['n8n-workflow (expressions, parameters)', /n8n-workflow\//],
+	['HTTP Request node', /n8n-nodes-base\/dist\/nodes\/HttpRequest/],
+	['axios / follow-redirects / form-data', /node_modules\/(axios|follow-redirects|form-data|proxy-from-env)\//],
+	['other n8n packages', /node_modules\/(n8n|@n8n)\//],
+	['other dependencies', /node_modules\//],
+	['Node.js internals', /^node:|^internal\//],
+];
+
+function categoryOf(node) {
+	const { url, functionName } = node.callFrame;
+	if (!url) return `(${functionName || 'native'})`;
+	return CATEGORIES.find(([, pattern]) => pattern.test(url))?.[0] ?? 'other';
+}
+
+function analyse(profile, windows) {
+	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+	const parent = new Map();
+	for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+	const self = new Map();
+	const categories = new Map();
+	const inclusivePackage = { samples: 0, frames: new Map() };
+	let total = 0;
+	let time = profile.startTime;
+	profile.samples.forEach((id, index) => {
+		time += profile.timeDeltas[index];
+		const delta = profile.timeDeltas[index + 1] ?? 0;
+		if (!windows.some(([start, end]) => time >= start && time <= end)) return;
+		const node = byId.get(id);
+		total += delta;
+		const key = `${node.callFrame.functionName || '(anonymous)'} ${path.basename(node.callFrame.url || '')}:${node.callFrame.lineNumber + 1}`;
+		self.set(key, (self.get(key) ?? 0) + delta);
+		const category = categoryOf(node);
+		categories.set(category, (categories.get(category) ?? 0) + delta);
+		// Time spent anywhere below a frame of the package (its synchronous part).
+		let packageFrame = null;
+		for (let current = id; current !== undefined; current = parent.get(current)) {
+			const frame = byId.get(current).callFrame;
+			if (/n8n-nodes-partner-payroll/.test(frame.url)) packageFrame = `${frame.functionName || '(anonymous)'} ${path.basename(frame.url)}:${frame.lineNumber + 1}`;
+		}
+		if (packageFrame) {
+			inclusivePackage.samples += delta;
+			inclusivePackage.frames.set(packageFrame, (inclusivePackage.frames.get(packageFrame) ?? 0) + delta);
+		}
+	});
+	return { total, self, categories, inclusivePackage };
+}
+
+const msOf = (micros) => `${(micros / 1000).toFixed(0)} ms`;
+function printTable(title, map, total, top = TOP) {
+	console.log(`\n${title}`);
+	for (const [key, value] of [...map].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+		console.log(`  ${msOf(value).padStart(9)}  ${((100 * value) / total).toFixed(1).padStart(5)} %  ${key}`);
+	}
+}
+
+async function profileOne(lib, sandbox, runtime, key, workflow, items) {
+	const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-profile-${key}-`));
+	// n8n's processes only: the machine's Node.js 20 (npm pack) refuses --cpu-prof in NODE_OPTIONS.
+	const bench = await createBenchN8n(lib, {
+		credentials: credentialRecords(sandbox),
+		workflows: [workflow],
+		log: () => {},
+		extraEnv: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` },
+	});
+	const windows = [];
+	const runs = [];
+	try {
+		await bench.start();
+		const pid = bench.pid;
+		await itemsRun(bench, sandbox, workflow, items); // warm-up
+		for (let run = 0; run < RUNS; run += 1) {
+			const start = nowMicros();
+			runs.push(await itemsRun(bench, sandbox, workflow, items));
+			windows.push([start, nowMicros()]);
+		}
+		await bench.stop();
+		const file = fs.readdirSync(profileDir).find((name) => name.includes(`.${pid}.`));
+		if (!file) throw new Error(`no CPU profile of the n8n process ${pid} in ${profileDir}`);
+		return { runs, analysis: analyse(JSON.parse(fs.readFileSync(path.join(profileDir, file), 'utf8')), windows), file: path.join(profileDir, file) };
+	} finally {
+		await bench.dispose();
+	}
+}
+
+async function main() {
+	const lib = loadE2eLibrary(option('--n8n-version'));
+	await lib.ensureN8nInstalled();
+	const runtime = runtimeOf(lib);
+	const sandbox = await startSandboxProcess({ accountingLines: 100, paymentFileBytes: 1000 });
+	try {
+		const all = subjects(sandbox, runtime.httpRequestVersion);
+		for (const key of ['statusNode', 'statusHttp']) {
+			const { runs, analysis, file } = await profileOne(lib, sandbox, runtime, key, webhookWorkflow(key, all[key]), all[key].items);
+			console.log(`\n===== ${key}: ${runs.map((run) => `${run.nodeMs} ms (${run.connections} connections)`).join(', ')}; profile ${file}`);
+			console.log(`CPU samples while the workflows ran: ${msOf(analysis.total)}`);
+			printTable('By origin (self time):', analysis.categories, analysis.total, 20);
+			printTable('Functions (self time):', analysis.self, analysis.total);
+			if (analysis.inclusivePackage.samples) {
+				console.log(`\nBelow frames of this package (synchronous part): ${msOf(analysis.inclusivePackage.samples)}`);
+				printTable('Outermost package frame of those samples:', analysis.inclusivePackage.frames, analysis.total, 15);
+			}
+		}
+	} finally {
+		await sandbox.stop();
+	}
+}
+
+main().catch((error) => {
+	console.error(error);
+	process.exit(1);
+});
