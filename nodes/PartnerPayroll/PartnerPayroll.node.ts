@@ -32,8 +32,8 @@ export class PartnerPayroll implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: credentialsByAuthentication,
+		// The base URL is the credential's, set by a pre-send hook (sendToApiBaseUrl).
 		requestDefaults: {
-			baseURL: '={{$credentials.baseUrl}}',
 			headers: { Accept: 'application/json' },
 			// Every answer reaches the node's own error map, which keeps the service's details.
 			ignoreHttpStatusErrors: true,

@@ -182,6 +182,25 @@ export async function sendBillingDeclaration(
 	return requestOptions;
 }
 
+// An expression in requestDefaults (`={{$credentials.baseUrl}}`) is evaluated again for every item,
+// in n8n 2.40 in its expression sandbox: a quarter of the CPU time of 1,000 Get Status items.
+const apiBaseUrlByExecution = new WeakMap<object, Promise<string>>();
+
+/** The API Base URL of the node's credential, read once per execution. */
+export async function sendToApiBaseUrl(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const executionScope = this.getContext('node');
+	let baseUrl = apiBaseUrlByExecution.get(executionScope);
+	if (!baseUrl) {
+		baseUrl = getConnection(this).then((connection) => connection.baseUrl);
+		apiBaseUrlByExecution.set(executionScope, baseUrl);
+	}
+	requestOptions.baseURL = await baseUrl;
+	return requestOptions;
+}
+
 /** Runs last: the company lookup is the first request an item may cause. */
 export async function fillCompanyId(
 	this: IExecuteSingleFunctions,
@@ -414,7 +433,10 @@ export function operationRouting(operation: OperationRouting) {
 					{ encoding: 'stream' as const, json: false, headers: { Accept: '*/*' } }
 				: {}),
 		},
-		send: { paginate: true, preSend: [...(operation.preSend ?? []), fillCompanyId] },
+		send: {
+			paginate: true,
+			preSend: [...(operation.preSend ?? []), sendToApiBaseUrl, fillCompanyId],
+		},
 		operations: { pagination: sendUnderPolicy(errorContext) },
 		output: {
 			postReceive: [
