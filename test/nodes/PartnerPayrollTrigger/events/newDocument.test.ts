@@ -270,6 +270,24 @@ describe('newDocument: Fetch Test Event (manual mode)', () => {
 		expect((await trigger.poll())?.[0]).toHaveLength(1);
 	});
 
+	it('shows the sample whose PDF started in time but arrived after the poll budget ran out', async () => {
+		const trigger = await gbTrigger({ options: { attachPdf: true } });
+		await session.injectFault({
+			path: '/documents/gb3001-p45-2026-005',
+			type: 'delay',
+			delayMs: 400,
+		});
+		const slowSample = trigger.poll('manual');
+		await pause(150);
+		advanceWallClock(POLL_BUDGET_MS + 1000);
+
+		const [[item]] = (await slowSample)!;
+		expect(item.json.documentId).toBe('gb3001-p45-2026-005');
+		expect(sha256(binaryBytes(item))).toBe(
+			sha256(session.sandbox.seed.document('GB3001', 'gb3001-p45-2026-005')),
+		);
+	});
+
 	it('creates no state when the trigger has never been active', async () => {
 		const trigger = await gbTrigger();
 		expect((await trigger.poll('manual'))?.[0]).toHaveLength(1);
