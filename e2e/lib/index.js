@@ -22,4 +22,5 @@ module.exports = {
 	...require('./services'),
 	...require('./queue'),
 	...require('./rss'),
+	...require('./trigger'),
 };

@@ -19,7 +19,6 @@ const {
 	createQueueCluster,
 	packPackage,
 	startTestSandbox,
-	listRequests,
 	accessTokenCredential,
 	partnerPayrollNode,
 	chainWorkflow,
@@ -30,7 +29,11 @@ const {
 	listedDocuments,
 	nodeItems,
 	sha256,
-	packageName,
+	payrollTriggerWorkflow,
+	setPayrollStatus,
+	statusPollsOf,
+	waitForStatusPolls,
+	triggerItems,
 	pollSchedule,
 } = require('../../../e2e/lib');
 
@@ -102,28 +105,13 @@ function workflows() {
 			],
 			{ trigger: webhookTrigger('pp-queue-load', 'firstEntryBinary') },
 		),
-		chainWorkflow(
-			IDS.trigger,
-			'Queue: payroll completed',
-			[{ name: 'Received', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} }],
-			{
-				trigger: {
-					name: 'Partner Payroll Trigger',
-					type: `${packageName}.partnerPayrollTrigger`,
-					typeVersion: 1,
-					parameters: {
-						pollTimes: SCHEDULE.pollTimes,
-						authentication: 'accessToken',
-						event: 'payrollCompleted',
-						companyId: FR,
-						months: 'specific',
-						specificMonths: TRIGGER_MONTHS.join(', '),
-						options: {},
-					},
-					credentials: { partnerPayrollApi: { id: credentials.FR.id, name: credentials.FR.name } },
-				},
-			},
-		),
+		payrollTriggerWorkflow({
+			id: IDS.trigger,
+			name: 'Queue: payroll completed',
+			credential: credentials.FR,
+			parameters: { companyId: FR, months: 'specific', specificMonths: TRIGGER_MONTHS.join(', ') },
+			schedule: SCHEDULE,
+		}),
 	];
 }
 
@@ -304,29 +292,23 @@ describe(`${CONCURRENT_EXECUTIONS} executions started at once`, () => {
 });
 
 describe('the trigger, polled by the main, with two workers', () => {
-	const STATUS_PATH = `/api/v1/companies/${FR}/payroll-status`;
-	const polls = async () =>
-		(await listRequests(sandbox)).filter(
-			(request) => request.path === STATUS_PATH && request.query?.date === TRIGGER_MONTHS[0],
-		).length;
-	async function waitForPolls(since, count) {
-		const deadline = Date.now() + SCHEDULE.waitMs(count);
-		while ((await polls()) < since + count) {
-			if (Date.now() > deadline) throw new Error(`the trigger did not poll ${count} more time(s)`);
-			await sleep(1_000);
-		}
-	}
+	// One status request per watched month and poll: the first month's requests count the polls.
+	const polls = () => statusPollsOf(sandbox, FR, TRIGGER_MONTHS[0]);
+	const waitForPolls = (since, count) =>
+		waitForStatusPolls(sandbox, {
+			companyId: FR,
+			month: TRIGGER_MONTHS[0],
+			since,
+			count,
+			schedule: SCHEDULE,
+		});
 	const complete = (month) =>
-		fetch(`${sandbox.url}/_sandbox/payroll-status`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({
-				companyId: FR,
-				month,
-				status: 'completed',
-				executionEndDate: '2027-01-28T16:00:00.000Z',
-			}),
-		}).then((response) => expect(response.status).toBe(200));
+		setPayrollStatus(sandbox, {
+			companyId: FR,
+			month,
+			status: 'completed',
+			executionEndDate: '2027-01-28T16:00:00.000Z',
+		});
 	const firedMonths = async (count) => {
 		const executions = await finishedExecutions(IDS.trigger, count, SCHEDULE.waitMs(2));
 		const ranBy = cluster.executionsByWorker();
@@ -335,9 +317,7 @@ describe('the trigger, polled by the main, with two workers', () => {
 			expect(ranBy[execution.id]).toHaveLength(1);
 		}
 		return executions
-			.flatMap((execution) =>
-				nodeItems(execution, 'Partner Payroll Trigger').map((item) => item.json.month),
-			)
+			.flatMap((execution) => triggerItems(execution).map((item) => item.month))
 			.sort();
 	};
 

@@ -1,0 +1,121 @@
+'use strict';
+// The Partner Payroll Trigger in a real n8n, as the end-to-end suites drive it: a workflow Trigger →
+// Received (No Operation) polling on the shortest schedule the n8n version accepts, payroll statuses
+// set in the sandbox from outside, and polls counted in the sandbox's request log (the trigger sends
+// one status request per watched month and poll).
+const { packageName } = require('./paths');
+const { listRequests } = require('./sandbox');
+const { pollSchedule } = require('./poll-schedule');
+
+const TRIGGER_NAME = 'Partner Payroll Trigger';
+const RECEIVED_NAME = 'Received';
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** YYYYMM of the month `offset` months from now, in `timeZone`: what a relative selection watches. */
+function monthFromNow(offset, timeZone) {
+	const [year, month] = new Intl.DateTimeFormat('en-CA', {
+		timeZone,
+		year: 'numeric',
+		month: '2-digit',
+	})
+		.format(new Date())
+		.split('-')
+		.map(Number);
+	const index = year * 12 + month - 1 + offset;
+	return `${Math.floor(index / 12)}${String((index % 12) + 1).padStart(2, '0')}`;
+}
+
+/**
+ * The workflow `id`: the trigger (Payroll Completed with an access-token `credential` record and
+ * `parameters` such as `months`) → Received. `timeZone` is the workflow's setting.
+ */
+function payrollTriggerWorkflow({
+	id,
+	name,
+	credential,
+	parameters,
+	timeZone,
+	schedule = pollSchedule(),
+}) {
+	return {
+		id,
+		name,
+		active: false,
+		settings: { executionOrder: 'v1', ...(timeZone ? { timezone: timeZone } : {}) },
+		nodes: [
+			{
+				id: `${id}-trigger`,
+				name: TRIGGER_NAME,
+				type: `${packageName}.partnerPayrollTrigger`,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {
+					pollTimes: schedule.pollTimes,
+					authentication: 'accessToken',
+					event: 'payrollCompleted',
+					options: {},
+					...parameters,
+				},
+				credentials: { partnerPayrollApi: { id: credential.id, name: credential.name } },
+			},
+			{
+				id: `${id}-received`,
+				name: RECEIVED_NAME,
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: {},
+			},
+		],
+		connections: { [TRIGGER_NAME]: { main: [[{ node: RECEIVED_NAME, type: 'main', index: 0 }]] } },
+	};
+}
+
+/** Sets the payroll status of a month in the sandbox, as the payroll service would change it. */
+async function setPayrollStatus(sandbox, { companyId, month, status, executionEndDate = null }) {
+	const response = await fetch(`${sandbox.url}/_sandbox/payroll-status`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ companyId, month, status, executionEndDate }),
+	});
+	if (!response.ok) throw new Error(`sandbox payroll-status answered ${response.status}`);
+}
+
+/** Status requests for `month` of `companyId` so far: one per poll watching that month. */
+async function statusPollsOf(sandbox, companyId, month) {
+	const statusPath = `/api/v1/companies/${companyId}/payroll-status`;
+	return (await listRequests(sandbox)).filter(
+		(request) => request.path === statusPath && request.query?.date === month,
+	).length;
+}
+
+/** Waits until `count` polls more than `since` have watched the month (at most `schedule.waitMs(count)`). */
+async function waitForStatusPolls(
+	sandbox,
+	{ companyId, month, since, count, schedule = pollSchedule() },
+) {
+	const timeoutMs = schedule.waitMs(count);
+	const deadline = Date.now() + timeoutMs;
+	while ((await statusPollsOf(sandbox, companyId, month)) < since + count) {
+		if (Date.now() > deadline)
+			throw new Error(
+				`the trigger did not poll ${month} ${count} more time(s) within ${timeoutMs} ms`,
+			);
+		await sleep(1_000);
+	}
+}
+
+/** The trigger's output items of an execution. */
+const triggerItems = (execution) =>
+	execution.data.resultData.runData[TRIGGER_NAME][0].data.main[0].map((item) => item.json);
+
+module.exports = {
+	TRIGGER_NAME,
+	monthFromNow,
+	payrollTriggerWorkflow,
+	setPayrollStatus,
+	statusPollsOf,
+	waitForStatusPolls,
+	triggerItems,
+};
