@@ -120,6 +120,22 @@ class N8nPublicApi {
 		} while (cursor);
 		return all;
 	}
+
+	/**
+	 * Every execution of `workflowId` (newest first, with run data) once there are at least `count`
+	 * and all have finished; throws after `timeoutMs`.
+	 */
+	async finishedExecutions(workflowId, count, timeoutMs = 120_000) {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const found = await this.executions(workflowId);
+			if (found.length >= count && found.every((execution) => execution.stoppedAt)) return found;
+			if (Date.now() > deadline) {
+				throw new Error(`expected ${count} finished execution(s) of ${workflowId} within ${timeoutMs} ms, found ${found.length}`);
+			}
+			await new Promise((resolve) => setTimeout(resolve, 1_000));
+		}
+	}
 }
 
 module.exports = { N8nRest, N8nRestError, N8nPublicApi, OWNER };

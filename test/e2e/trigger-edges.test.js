@@ -50,21 +50,11 @@ async function quietPollsOf(month) {
 }
 
 /** The trigger's items of every execution, oldest execution first. */
-async function firedItems() {
-	const executions = await api.executions(WORKFLOW_ID);
-	return executions.sort((a, b) => Number(a.id) - Number(b.id)).map(triggerItems);
-}
-
-async function waitForExecutions(count) {
-	const timeoutMs = SCHEDULE.waitMs(2);
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		const items = await firedItems();
-		if (items.length >= count) return items;
-		await new Promise((resolve) => setTimeout(resolve, 1000));
-	}
-	throw new Error(`expected ${count} execution(s) within ${timeoutMs} ms`);
-}
+const itemsOldestFirst = (executions) =>
+	[...executions].sort((a, b) => Number(a.id) - Number(b.id)).map(triggerItems);
+const firedItems = async () => itemsOldestFirst(await api.executions(WORKFLOW_ID));
+const waitForExecutions = async (count) =>
+	itemsOldestFirst(await api.finishedExecutions(WORKFLOW_ID, count, SCHEDULE.waitMs(2)));
 
 /** The trigger's stored state of the company, as n8n's database holds it. */
 async function storedCompanyState() {

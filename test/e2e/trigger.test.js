@@ -58,19 +58,7 @@ const waitForPolls = (since, count) =>
 	});
 const executions = () => api.executions(WORKFLOW_ID);
 
-async function waitForExecutions(count, timeoutMs = SCHEDULE.waitMs(2)) {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		const found = await executions();
-		if (
-			found.length >= count &&
-			found.every((execution) => execution.finished || execution.stoppedAt)
-		)
-			return found;
-		await new Promise((resolve) => setTimeout(resolve, 1000));
-	}
-	throw new Error(`expected ${count} execution(s) within ${timeoutMs} ms`);
-}
+const waitForExecutions = (count) => api.finishedExecutions(WORKFLOW_ID, count, SCHEDULE.waitMs(2));
 
 async function startWithApiKey() {
 	await instance.start();

@@ -115,22 +115,6 @@ function workflows() {
 	];
 }
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function finishedExecutions(workflowId, count, timeoutMs = 120_000) {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const found = await api.executions(workflowId);
-		if (found.length >= count && found.every((execution) => execution.stoppedAt)) return found;
-		if (Date.now() > deadline) {
-			throw new Error(
-				`expected ${count} finished execution(s) of ${workflowId}, found ${found.length}`,
-			);
-		}
-		await sleep(1_000);
-	}
-}
-
 /** Binary data ids of a node's first output, with the bytes the main serves for each. */
 async function filesOf(run, nodeName) {
 	const files = [];
@@ -195,7 +179,7 @@ describe('file operations on a worker', () => {
 	beforeAll(async () => {
 		const response = await fetch(`${cluster.url}/webhook/pp-queue-files`);
 		expect(response.status).toBe(200);
-		[execution] = await finishedExecutions(IDS.files, 1);
+		[execution] = await api.finishedExecutions(IDS.files, 1);
 	});
 
 	it('the execution succeeded, and ran on exactly one worker, not on the main', () => {
@@ -262,7 +246,7 @@ describe(`${CONCURRENT_EXECUTIONS} executions started at once`, () => {
 				return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
 			}),
 		);
-		executions = await finishedExecutions(IDS.load, CONCURRENT_EXECUTIONS);
+		executions = await api.finishedExecutions(IDS.load, CONCURRENT_EXECUTIONS);
 	});
 
 	it('all succeed, each answering the payment file with every byte', () => {
@@ -310,7 +294,7 @@ describe('the trigger, polled by the main, with two workers', () => {
 			executionEndDate: '2027-01-28T16:00:00.000Z',
 		});
 	const firedMonths = async (count) => {
-		const executions = await finishedExecutions(IDS.trigger, count, SCHEDULE.waitMs(2));
+		const executions = await api.finishedExecutions(IDS.trigger, count, SCHEDULE.waitMs(2));
 		const ranBy = cluster.executionsByWorker();
 		for (const execution of executions) {
 			expect(execution.status).toBe('success');
