@@ -34,7 +34,8 @@ async function introspect(sandbox, token) {
 	return response.json();
 }
 
-async function control(sandbox, method, controlPath, body) {
+/** A call to the sandbox's control endpoints (`/_sandbox/...`) of the sandbox at `sandbox.url`. */
+async function sandboxControl(sandbox, method, controlPath, body) {
 	const response = await fetch(`${sandbox.url}/_sandbox${controlPath}`, {
 		method,
 		headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -47,10 +48,10 @@ async function control(sandbox, method, controlPath, body) {
 
 /** Tokens the sandbox holds (masked values), e.g. to check that a refused flow issued none. */
 const listTokens = (sandbox, companyId) =>
-	control(sandbox, 'GET', `/tokens${companyId ? `?companyId=${encodeURIComponent(companyId)}` : ''}`);
+	sandboxControl(sandbox, 'GET', `/tokens${companyId ? `?companyId=${encodeURIComponent(companyId)}` : ''}`);
 
 /** API requests the sandbox received (method, path, status...). */
-const listRequests = (sandbox) => control(sandbox, 'GET', '/requests');
+const listRequests = (sandbox) => sandboxControl(sandbox, 'GET', '/requests');
 
 // ---- what the API serves, from the sandbox's seed ----------------------------------------------
 
@@ -71,6 +72,7 @@ function listedDocuments(sandbox, companyId, listing) {
 
 module.exports = {
 	startTestSandbox,
+	sandboxControl,
 	introspect,
 	listTokens,
 	listRequests,

@@ -4,7 +4,7 @@
 // set in the sandbox from outside, and polls counted in the sandbox's request log (the trigger sends
 // one status request per watched month and poll).
 const { packageName } = require('./paths');
-const { listRequests } = require('./sandbox');
+const { listRequests, sandboxControl } = require('./sandbox');
 const { pollSchedule } = require('./poll-schedule');
 
 const TRIGGER_NAME = 'Partner Payroll Trigger';
@@ -74,12 +74,7 @@ function payrollTriggerWorkflow({
 
 /** Sets the payroll status of a month in the sandbox, as the payroll service would change it. */
 async function setPayrollStatus(sandbox, { companyId, month, status, executionEndDate = null }) {
-	const response = await fetch(`${sandbox.url}/_sandbox/payroll-status`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ companyId, month, status, executionEndDate }),
-	});
-	if (!response.ok) throw new Error(`sandbox payroll-status answered ${response.status}`);
+	await sandboxControl(sandbox, 'POST', '/payroll-status', { companyId, month, status, executionEndDate });
 }
 
 /** Status requests for `month` of `companyId` so far: one per poll watching that month. */

@@ -3,6 +3,7 @@
 // memory sampler), started with its size knobs through its command line, driven by its control endpoints.
 const path = require('node:path');
 const { spawn } = require('node:child_process');
+const { sandboxControl } = require('../../e2e/lib/sandbox');
 
 const CLI = path.resolve(__dirname, '..', '..', 'sandbox', 'cli.js');
 const START_TIMEOUT_MS = 30_000;
@@ -26,16 +27,7 @@ async function startSandboxProcess({ accountingLines, paymentFileBytes }) {
 	const url = info.apiBaseUrl.replace(/\/api\/v1$/, '');
 	const tokenOf = (companyId) => info.tokens.find((entry) => entry.companyId === companyId).token;
 
-	async function control(method, controlPath, body) {
-		const response = await fetch(`${url}/_sandbox${controlPath}`, {
-			method,
-			headers: body === undefined ? {} : { 'content-type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await response.text();
-		if (!response.ok) throw new Error(`${method} /_sandbox${controlPath} answered ${response.status}: ${text}`);
-		return text ? JSON.parse(text) : null;
-	}
+	const control = (method, controlPath, body) => sandboxControl({ url }, method, controlPath, body);
 
 	return {
 		url,
@@ -47,7 +39,6 @@ async function startSandboxProcess({ accountingLines, paymentFileBytes }) {
 		reset: (knobs) => control('POST', '/reset', knobs),
 		requests: () => control('GET', '/requests'),
 		clearRequests: () => control('DELETE', '/requests'),
-		setPayrollStatus: (body) => control('POST', '/payroll-status', body),
 		/** A file as the API serves it, read here with the company's token. */
 		async download(apiPath) {
 			const response = await fetch(`${info.apiBaseUrl}${apiPath}`, {
