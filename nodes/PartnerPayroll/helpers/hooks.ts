@@ -13,7 +13,7 @@ import {
 
 import { bodyBytes, fileNamePart, fileToItem, withReadErrorBody } from '../../shared/binary';
 import { resolveCompanyId } from '../../shared/company';
-import { getConnection } from '../../shared/credentials';
+import { getConnection, type Connection } from '../../shared/credentials';
 import { parseDocumentReference, type DocumentReference } from '../../shared/documentReference';
 import { withListedDocumentPdf } from '../../shared/documents';
 import {
@@ -37,8 +37,20 @@ const MONTH_OF_APPLICATION: MonthField = {
 // Values shared by the hooks of one item
 
 // Items run concurrently; the node context object is shared by the items of one execution only,
-// so it scopes the token's company lookup to "once per execution".
+// so it scopes the credential read and the token's company lookup to "once per execution".
+const connectionByExecution = new WeakMap<object, Promise<Connection>>();
 const companyIdByExecution = new WeakMap<object, Promise<string>>();
+
+/** The node's credential, read once per execution. */
+function connectionOf(context: IExecuteSingleFunctions): Promise<Connection> {
+	const executionScope = context.getContext('node');
+	let connection = connectionByExecution.get(executionScope);
+	if (!connection) {
+		connection = getConnection(context);
+		connectionByExecution.set(executionScope, connection);
+	}
+	return connection;
+}
 
 export async function companyIdOf(context: IExecuteSingleFunctions): Promise<string> {
 	const typed = String(context.getNodeParameter('companyId', '') ?? '').trim();
@@ -46,7 +58,7 @@ export async function companyIdOf(context: IExecuteSingleFunctions): Promise<str
 	const executionScope = context.getContext('node');
 	let lookup = companyIdByExecution.get(executionScope);
 	if (!lookup) {
-		lookup = getConnection(context).then(
+		lookup = connectionOf(context).then(
 			async (connection) => await resolveCompanyId(context, connection, ''),
 		);
 		companyIdByExecution.set(executionScope, lookup);
@@ -128,7 +140,7 @@ export async function sendMonthAsDate(
 }
 
 async function documentReferenceOf(context: IExecuteSingleFunctions): Promise<DocumentReference> {
-	const { baseUrl } = await getConnection(context);
+	const { baseUrl } = await connectionOf(context);
 	return parseDocumentReference(
 		String(context.getNodeParameter('documentId', '')),
 		baseUrl,
@@ -184,20 +196,12 @@ export async function sendBillingDeclaration(
 
 // An expression in requestDefaults (`={{$credentials.baseUrl}}`) is evaluated again for every item,
 // in n8n 2.40 in its expression sandbox: a quarter of the CPU time of 1,000 Get Status items.
-const apiBaseUrlByExecution = new WeakMap<object, Promise<string>>();
-
 /** The API Base URL of the node's credential, read once per execution. */
 export async function sendToApiBaseUrl(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const executionScope = this.getContext('node');
-	let baseUrl = apiBaseUrlByExecution.get(executionScope);
-	if (!baseUrl) {
-		baseUrl = getConnection(this).then((connection) => connection.baseUrl);
-		apiBaseUrlByExecution.set(executionScope, baseUrl);
-	}
-	requestOptions.baseURL = await baseUrl;
+	requestOptions.baseURL = (await connectionOf(this)).baseUrl;
 	return requestOptions;
 }
 
