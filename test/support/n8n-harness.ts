@@ -26,7 +26,7 @@ const credentialTypes: Record<string, ICredentialType> = {
 
 export type TestCredentials = Record<string, ICredentialDataDecryptedObject>;
 
-/** Plays n8n's credentials helper: returns the test data and applies generic authentication as n8n does. */
+/** Plays n8n's credentials helper: returns the test data and applies a credential's authentication (function or generic) as n8n does. */
 class TestCredentialsHelper extends ICredentialsHelper {
 	constructor(private readonly credentials: TestCredentials) {
 		super();
@@ -44,7 +44,10 @@ class TestCredentialsHelper extends ICredentialsHelper {
 		node: INode,
 	): Promise<IHttpRequestOptions> {
 		const authenticate = credentialTypes[typeName]?.authenticate;
-		if (!authenticate || typeof authenticate === 'function' || authenticate.type !== 'generic') {
+		if (typeof authenticate === 'function') {
+			return await authenticate(credentials, requestOptions);
+		}
+		if (!authenticate || authenticate.type !== 'generic') {
 			return requestOptions;
 		}
 		const headers: IDataObject = { ...(requestOptions.headers ?? {}) };
