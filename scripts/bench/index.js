@@ -8,7 +8,7 @@ const { execFileSync, spawnSync } = require('node:child_process');
 const { startSandboxProcess } = require('./sandbox');
 const { loadE2eLibrary, runtimeOf, nodeVersionOf, createBenchN8n } = require('./n8n');
 const { credentialRecords, subjects, webhookWorkflow, COMPANY, MONTH } = require('./workflows');
-const { itemsRun, rawLoop, downloadRun, parseLinesRun, oracleRun } = require('./measure');
+const { itemsRun, rawLoop, downloadRun, streamFloorRun, parseLinesRun, oracleRun } = require('./measure');
 const { measureTrigger } = require('./trigger');
 const { figuresOf, consoleLines, writeReport } = require('./report');
 const { formatNumber, MiB } = require('./stats');
@@ -117,11 +117,11 @@ async function main() {
 
 		log(`Payment file downloads (${options.smallFile} bytes and ${options.largeFile} bytes), each in a freshly started n8n`);
 		const small = { bytes: 0, node: [], http: [] };
-		const large = { bytes: 0, node: [], http: [] };
+		const large = { bytes: 0, node: [], http: [], streamFloor: [] };
+		const paymentFile = `/companies/${COMPANY}/payment-files?date=${MONTH}`;
 		for (let run = 0; run < options.runs; run += 1) {
 			for (const who of orderOf(run)) {
 				const workflow = who === 'node' ? workflows.fileNode : workflows.fileHttp;
-				const paymentFile = `/companies/${COMPANY}/payment-files?date=${MONTH}`;
 				await sandbox.reset(knobs(options.smallFile));
 				small.bytes = (await sandbox.download(paymentFile)).length;
 				await bench.restart();
@@ -133,6 +133,9 @@ async function main() {
 				large[who].push(measured);
 				log(`  ${who}: ${formatNumber(measured.nodeMs)} ms, RSS +${formatNumber(measured.rise / MiB, 1)} MiB (${measured.processes} processes)`);
 			}
+			const floor = await streamFloorRun(sandbox, lib.n8nRuntime().pathEnv(), paymentFile, large.bytes);
+			large.streamFloor.push(floor);
+			log(`  plain Node.js stream to a file: RSS +${formatNumber(floor.rise / MiB, 1)} MiB`);
 		}
 		results.downloads = [small, large];
 

@@ -1,5 +1,10 @@
 'use strict';
 // One measurement of each kind against a running bench n8n and sandbox.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const readline = require('node:readline');
+const { spawn } = require('node:child_process');
 const { measureRssRise } = require('../../e2e/lib/rss');
 const { subjectRun } = require('./n8n');
 const { SUBJECT, COMPANY, MONTH } = require('./workflows');
@@ -58,6 +63,36 @@ async function downloadRun(bench, workflow, expectedBytes) {
 	return { nodeMs, wallMs, rise: measured.rise, baseline: measured.baseline, peak: measured.peak, processes: measured.processes, samples: measured.samples, sha256: bench.sha256(bytes) };
 }
 
+/**
+ * The floor of a streamed download: a fresh plain Node.js process (n8n's own Node.js, `pathEnv`)
+ * pipes the same answer into a file; its RSS rise is measured as n8n's is (own process group, one
+ * warm-up request first). Neither node can stream below this.
+ */
+async function streamFloorRun(sandbox, pathEnv, apiPath, expectedBytes) {
+	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-stream-floor-'));
+	const warmUp = `${sandbox.apiBaseUrl}/companies/${COMPANY}/payroll-status?date=${MONTH}`;
+	const args = [path.join(__dirname, 'stream-floor.js'), `${sandbox.apiBaseUrl}${apiPath}`, warmUp, sandbox.tokenOf(COMPANY), path.join(folder, 'file')];
+	const child = spawn('node', args, { env: { ...process.env, ...pathEnv }, detached: true, stdio: ['pipe', 'pipe', 'inherit'] });
+	const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+	const nextLine = async () => {
+		const { value, done } = await lines.next();
+		if (done) throw new Error('the stream floor process ended early');
+		return value;
+	};
+	try {
+		if ((await nextLine()) !== 'ready') throw new Error('the stream floor process did not get ready');
+		const measured = await measureRssRise(child.pid, async () => {
+			child.stdin.write('go\n');
+			return Number((await nextLine()).replace('done ', ''));
+		});
+		if (measured.result !== expectedBytes) throw new Error(`stream floor: ${measured.result} bytes instead of ${expectedBytes}`);
+		return { rise: measured.rise, baseline: measured.baseline, peak: measured.peak };
+	} finally {
+		child.kill();
+		fs.rmSync(folder, { recursive: true, force: true });
+	}
+}
+
 /** Parse Lines in n8n, compared item by item with csv-parse on the same bytes. */
 async function parseLinesRun(bench, workflow, oracle) {
 	const run = await runSubject(bench, workflow);
@@ -70,4 +105,4 @@ function oracleRun(csvBytes) {
 	return { items, parseMs, totalMs };
 }
 
-module.exports = { runSubject, itemsRun, rawLoop, downloadRun, parseLinesRun, oracleRun };
+module.exports = { runSubject, itemsRun, rawLoop, downloadRun, streamFloorRun, parseLinesRun, oracleRun };

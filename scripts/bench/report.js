@@ -65,6 +65,17 @@ function figuresOf(results) {
 			goal: large ? '≤ 1.00 × HTTP Request and ≤ 1.00 × the file' : 'none',
 			met: large ? verdict(ofHttp <= 1 && ofFile <= 1) : '—',
 		});
+		if (size.streamFloor?.length) {
+			const floor = summarize(size.streamFloor.map((run) => run.rise));
+			figures.push({
+				subject: `Download of the same ${formatNumber(size.bytes)} bytes by a plain Node.js process (n8n's Node.js) that pipes the answer into a file (the floor of a streamed download)`,
+				node: '—',
+				http: '—',
+				ratio: '—',
+				goal: `reference: RSS rise ${formatSummary(floor, mib)}; ${ratio(floor.median / size.bytes)} the file`,
+				met: '—',
+			});
+		}
 	}
 
 	const nodeRate = summarize(parseLines.node.map((run) => (run.lines / run.nodeMs) * 1000));
@@ -154,7 +165,9 @@ the workflow around it and saving the execution are not counted. RSS is the resi
 process group (main process and JS task runner) read from \`/proc/<pid>/status\` every 20 ms: the rise is the
 peak during the run minus the median of the 600 ms before it. Each download is measured in a freshly
 started n8n (after one warm-up download of the same node at the small size), the node and HTTP Request
-alternating, so memory left over by one does not hide the other's.
+alternating, so memory left over by one does not hide the other's. The floor row is a fresh plain Node.js process
+(the same Node.js binary, one warm-up request) that pipes the same answer into a file with
+\`fs.promises.writeFile\`, its RSS measured the same way: what a streamed download costs before n8n adds anything.
 
 ## Runs
 
@@ -167,6 +180,7 @@ ${downloads
 		[
 			perRun(`${formatNumber(size.bytes)} bytes, package node (ms; RSS rise)`, size.node, (run) => `${formatNumber(run.nodeMs)}; ${mib(run.rise)}`),
 			perRun(`${formatNumber(size.bytes)} bytes, HTTP Request (ms; RSS rise)`, size.http, (run) => `${formatNumber(run.nodeMs)}; ${mib(run.rise)}`),
+			...(size.streamFloor?.length ? [perRun(`${formatNumber(size.bytes)} bytes, plain Node.js stream into a file (RSS rise)`, size.streamFloor, (run) => mib(run.rise))] : []),
 		].join('\n'),
 	)
 	.join('\n')}
