@@ -4,8 +4,12 @@
 // set in the sandbox from outside, and polls counted in the sandbox's request log (the trigger sends
 // one status request per watched month and poll).
 const { packageName } = require('./paths');
-const { listRequests, sandboxControl } = require('./sandbox');
+const { listRequests, sandboxControl, startTestSandbox } = require('./sandbox');
 const { pollSchedule } = require('./poll-schedule');
+const { ensureN8nInstalled } = require('./install');
+const { createInstance } = require('./instance');
+const { accessTokenCredential, ALL_SCOPES } = require('./credentials');
+const { N8nRest, N8nPublicApi } = require('./rest');
 
 const TRIGGER_NAME = 'Partner Payroll Trigger';
 const RECEIVED_NAME = 'Received';
@@ -72,6 +76,49 @@ function payrollTriggerWorkflow({
 	};
 }
 
+/**
+ * A real n8n running one published trigger workflow, as a user leaves it: a token of `companyId` with
+ * every scope in an access-token credential, the workflow imported and published, then n8n started with
+ * an owner signed in (`rest`) and a public API key (`api`). `beforeStart(sandbox)` sets what the
+ * activation's own poll must find. Call `dispose()` in afterAll.
+ */
+async function startPublishedTrigger({
+	prefix,
+	workflow: { id, name },
+	credential: credentialRecord,
+	companyId,
+	parameters,
+	timeZone,
+	schedule = pollSchedule(),
+	beforeStart = async () => {},
+}) {
+	await ensureN8nInstalled();
+	const instance = await createInstance({ prefix });
+	const sandbox = await startTestSandbox();
+	const dispose = async () => {
+		await instance.dispose();
+		await sandbox.close();
+	};
+	try {
+		await beforeStart(sandbox);
+		const { access_token: accessToken } = sandbox.issueToken({ companyId, scopes: [...ALL_SCOPES] });
+		const credential = accessTokenCredential({ ...credentialRecord, sandbox, accessToken });
+		await instance.cli.importCredentials([credential]);
+		await instance.cli.importWorkflows([
+			payrollTriggerWorkflow({ id, name, credential, parameters, timeZone, schedule }),
+		]);
+		await instance.cli.publishWorkflow(id);
+		await instance.start();
+		const rest = new N8nRest(instance.url);
+		await rest.ensureOwner();
+		const api = new N8nPublicApi(instance.url, await rest.createApiKey(`e2e-${id}`));
+		return { instance, sandbox, rest, api, dispose };
+	} catch (error) {
+		await dispose();
+		throw error;
+	}
+}
+
 /** Sets the payroll status of a month in the sandbox, as the payroll service would change it. */
 async function setPayrollStatus(sandbox, { companyId, month, status, executionEndDate = null }) {
 	await sandboxControl(sandbox, 'POST', '/payroll-status', { companyId, month, status, executionEndDate });
@@ -109,6 +156,7 @@ module.exports = {
 	TRIGGER_NAME,
 	monthFromNow,
 	payrollTriggerWorkflow,
+	startPublishedTrigger,
 	setPayrollStatus,
 	statusPollsOf,
 	waitForStatusPolls,

@@ -5,17 +5,10 @@
 // for a month that fired and re-enters the selection; a month reopened then completed fires exactly
 // one more execution.
 const {
-	ensureN8nInstalled,
-	createInstance,
-	N8nRest,
-	N8nPublicApi,
-	startTestSandbox,
-	accessTokenCredential,
-	ALL_SCOPES,
 	pollSchedule,
 	TRIGGER_NAME,
 	monthFromNow,
-	payrollTriggerWorkflow,
+	startPublishedTrigger,
 	setPayrollStatus,
 	statusPollsOf,
 	waitForStatusPolls,
@@ -32,7 +25,7 @@ const TIME_ZONE = 'Europe/Paris';
 const CURRENT = monthFromNow(0, TIME_ZONE);
 const PREVIOUS = monthFromNow(-1, TIME_ZONE);
 
-let instance;
+let trigger;
 let sandbox;
 let rest;
 let api;
@@ -92,46 +85,29 @@ async function editAndPublish(changeParameters) {
 }
 
 beforeAll(async () => {
-	await ensureN8nInstalled();
-	instance = await createInstance({ prefix: 'n8n-e2e-trigger-edges-' });
-	sandbox = await startTestSandbox();
-	await setStatus(PREVIOUS, 'completed', '2026-01-28T17:00:00.000Z');
-	await setStatus(CURRENT, 'not_completed');
-	const { access_token: accessToken } = sandbox.issueToken({
+	trigger = await startPublishedTrigger({
+		prefix: 'n8n-e2e-trigger-edges-',
+		workflow: { id: WORKFLOW_ID, name: 'Payroll completed, edited (e2e)' },
+		credential: { id: 'ppEdgesToken001', name: 'Edges token' },
 		companyId: COMPANY,
-		scopes: [...ALL_SCOPES],
+		parameters: {
+			companyId: COMPANY,
+			months: 'previous',
+			options: { fireForAlreadyCompleted: true },
+		},
+		timeZone: TIME_ZONE,
+		schedule: SCHEDULE,
+		beforeStart: async (startedSandbox) => {
+			sandbox = startedSandbox;
+			await setStatus(PREVIOUS, 'completed', '2026-01-28T17:00:00.000Z');
+			await setStatus(CURRENT, 'not_completed');
+		},
 	});
-	const credential = accessTokenCredential({
-		id: 'ppEdgesToken001',
-		name: 'Edges token',
-		sandbox,
-		accessToken,
-	});
-	await instance.cli.importCredentials([credential]);
-	await instance.cli.importWorkflows([
-		payrollTriggerWorkflow({
-			id: WORKFLOW_ID,
-			name: 'Payroll completed, edited (e2e)',
-			credential,
-			parameters: {
-				companyId: COMPANY,
-				months: 'previous',
-				options: { fireForAlreadyCompleted: true },
-			},
-			timeZone: TIME_ZONE,
-			schedule: SCHEDULE,
-		}),
-	]);
-	await instance.cli.publishWorkflow(WORKFLOW_ID);
-	await instance.start();
-	rest = new N8nRest(instance.url);
-	await rest.ensureOwner();
-	api = new N8nPublicApi(instance.url, await rest.createApiKey('e2e-trigger-edges'));
+	({ rest, api } = trigger);
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
-	await instance?.dispose();
-	await sandbox?.close();
+	await trigger?.dispose();
 });
 
 it('Previous Month with Fire for Months Already Completed When Watching Starts: the completed month fires once', async () => {

@@ -5,16 +5,9 @@
 // the sandbox gives exactly one execution with the right item; later polls and a restart of n8n give none;
 // reopening and completing it again gives exactly one more.
 const {
-	ensureN8nInstalled,
-	createInstance,
-	N8nRest,
-	N8nPublicApi,
-	startTestSandbox,
-	accessTokenCredential,
-	ALL_SCOPES,
 	pollSchedule,
 	monthFromNow,
-	payrollTriggerWorkflow,
+	startPublishedTrigger,
 	setPayrollStatus,
 	statusPollsOf,
 	waitForStatusPolls,
@@ -40,6 +33,7 @@ const MONTH_NAME = new Intl.DateTimeFormat('en-US', {
 }).format(new Date());
 const END_DATE = '2026-11-27T16:00:00.000Z';
 
+let trigger;
 let instance;
 let sandbox;
 let api;
@@ -60,45 +54,21 @@ const executions = () => api.executions(WORKFLOW_ID);
 
 const waitForExecutions = (count) => api.finishedExecutions(WORKFLOW_ID, count, SCHEDULE.waitMs(2));
 
-async function startWithApiKey() {
-	await instance.start();
-	const rest = new N8nRest(instance.url);
-	await rest.ensureOwner();
-	api ??= new N8nPublicApi(instance.url, await rest.createApiKey('e2e-trigger'));
-}
-
 beforeAll(async () => {
-	await ensureN8nInstalled();
-	instance = await createInstance({ prefix: 'n8n-e2e-trigger-' });
-	sandbox = await startTestSandbox();
-	const { access_token: accessToken } = sandbox.issueToken({
+	trigger = await startPublishedTrigger({
+		prefix: 'n8n-e2e-trigger-',
+		workflow: { id: WORKFLOW_ID, name: 'Payroll completed (e2e)' },
+		credential: { id: 'ppTriggerToken01', name: 'Trigger token' },
 		companyId: COMPANY,
-		scopes: [...ALL_SCOPES],
+		parameters: { companyId: COMPANY, months: 'both' },
+		timeZone: TIME_ZONE,
+		schedule: SCHEDULE,
 	});
-	const credential = accessTokenCredential({
-		id: 'ppTriggerToken01',
-		name: 'Trigger token',
-		sandbox,
-		accessToken,
-	});
-	await instance.cli.importCredentials([credential]);
-	await instance.cli.importWorkflows([
-		payrollTriggerWorkflow({
-			id: WORKFLOW_ID,
-			name: 'Payroll completed (e2e)',
-			credential,
-			parameters: { companyId: COMPANY, months: 'both' },
-			timeZone: TIME_ZONE,
-			schedule: SCHEDULE,
-		}),
-	]);
-	await instance.cli.publishWorkflow(WORKFLOW_ID);
-	await startWithApiKey();
+	({ instance, sandbox, api } = trigger);
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
-	await instance?.dispose();
-	await sandbox?.close();
+	await trigger?.dispose();
 });
 
 it('records the not-completed month at activation and fires nothing', async () => {
@@ -129,7 +99,7 @@ it('fires exactly once, with the month, when the payroll is completed', async ()
 it('fires nothing again after n8n restarts', async () => {
 	await instance.stop();
 	const before = await statusPolls();
-	await startWithApiKey();
+	await instance.start();
 	await waitForPolls(before, 1 + QUIET_POLLS);
 	expect(await executions()).toHaveLength(1);
 });
