@@ -13,7 +13,6 @@ import {
 	type INodeParameters,
 	type INodeType,
 	type IWorkflowExecuteAdditionalData,
-	type Workflow as WorkflowType,
 } from 'n8n-workflow';
 
 import { PartnerPayrollApi } from '../../credentials/PartnerPayrollApi.credentials';
@@ -26,7 +25,7 @@ const credentialTypes: Record<string, ICredentialType> = {
 
 export type TestCredentials = Record<string, ICredentialDataDecryptedObject>;
 
-/** Plays n8n's credentials helper: returns the test data and applies a credential's authentication (function or generic) as n8n does. */
+/** Plays n8n's credentials helper: returns the test data and applies a credential's function authentication as n8n does. */
 class TestCredentialsHelper extends ICredentialsHelper {
 	constructor(private readonly credentials: TestCredentials) {
 		super();
@@ -36,32 +35,17 @@ class TestCredentialsHelper extends ICredentialsHelper {
 		return credentialTypes[name]?.extends ?? [];
 	}
 
+	// Function authentication only, as n8n's CredentialsHelper calls it: the Access Token credential
+	// uses one, and the OAuth2 credential's requests are signed by n8n's OAuth2 helper instead.
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		typeName: string,
 		requestOptions: IHttpRequestOptions,
-		workflow: WorkflowType,
-		node: INode,
 	): Promise<IHttpRequestOptions> {
 		const authenticate = credentialTypes[typeName]?.authenticate;
-		if (typeof authenticate === 'function') {
-			return await authenticate(credentials, requestOptions);
-		}
-		if (!authenticate || authenticate.type !== 'generic') {
-			return requestOptions;
-		}
-		const headers: IDataObject = { ...(requestOptions.headers ?? {}) };
-		for (const [name, value] of Object.entries(authenticate.properties.headers ?? {})) {
-			headers[name] = workflow.expression.getSimpleParameterValue(
-				node,
-				value as string,
-				'internal',
-				{ $credentials: credentials },
-				undefined,
-				'',
-			) as string;
-		}
-		return { ...requestOptions, headers };
+		return typeof authenticate === 'function'
+			? await authenticate(credentials, requestOptions)
+			: requestOptions;
 	}
 
 	async preAuthentication() {
