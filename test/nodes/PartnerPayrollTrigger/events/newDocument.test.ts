@@ -40,6 +40,22 @@ async function baselineWithout(trigger: TriggerPoller, ...documentIds: string[])
 	for (const documentId of documentIds) delete seen[documentId];
 }
 
+/**
+ * A poll (or the editor's sample) in which the PDF of `documentId` starts in time and arrives after
+ * the poll's budget ran out: the download is slowed, and the clock passes the budget meanwhile.
+ */
+async function pollWithPdfArrivingLate(
+	trigger: TriggerPoller,
+	documentId: string,
+	mode?: 'trigger' | 'manual',
+) {
+	await session.injectFault({ path: `/documents/${documentId}`, type: 'delay', delayMs: 400 });
+	const poll = trigger.poll(mode);
+	await pause(150);
+	advanceWallClock(POLL_BUDGET_MS + 1000);
+	return await poll;
+}
+
 describe('newDocument: first activation', () => {
 	it('records every listed document and fires nothing, with one request per listing', async () => {
 		const trigger = await gbTrigger();
@@ -180,16 +196,7 @@ describe('newDocument: new documents', () => {
 		const trigger = await gbTrigger({ options: { attachPdf: true } });
 		await baselineWithout(trigger, 'gb3001-ae-2026-001', 'gb3001-p45-2026-005');
 		// The older document's PDF is slow; meanwhile the poll's budget runs out.
-		await session.injectFault({
-			path: '/documents/gb3001-ae-2026-001',
-			type: 'delay',
-			delayMs: 400,
-		});
-		const slowPoll = trigger.poll();
-		await pause(150);
-		advanceWallClock(POLL_BUDGET_MS + 1000);
-
-		const [[first]] = (await slowPoll)!;
+		const [[first]] = (await pollWithPdfArrivingLate(trigger, 'gb3001-ae-2026-001'))!;
 		expect(first.json.documentId).toBe('gb3001-ae-2026-001');
 		expect(sha256(binaryBytes(first))).toBe(
 			sha256(session.sandbox.seed.document('GB3001', 'gb3001-ae-2026-001')),
@@ -272,16 +279,7 @@ describe('newDocument: Fetch Test Event (manual mode)', () => {
 
 	it('shows the sample whose PDF started in time but arrived after the poll budget ran out', async () => {
 		const trigger = await gbTrigger({ options: { attachPdf: true } });
-		await session.injectFault({
-			path: '/documents/gb3001-p45-2026-005',
-			type: 'delay',
-			delayMs: 400,
-		});
-		const slowSample = trigger.poll('manual');
-		await pause(150);
-		advanceWallClock(POLL_BUDGET_MS + 1000);
-
-		const [[item]] = (await slowSample)!;
+		const [[item]] = (await pollWithPdfArrivingLate(trigger, 'gb3001-p45-2026-005', 'manual'))!;
 		expect(item.json.documentId).toBe('gb3001-p45-2026-005');
 		expect(sha256(binaryBytes(item))).toBe(
 			sha256(session.sandbox.seed.document('GB3001', 'gb3001-p45-2026-005')),
