@@ -13,7 +13,7 @@ import {
 
 import { bodyBytes, fileNamePart, fileToItem, withReadErrorBody } from '../../shared/binary';
 import { resolveCompanyId } from '../../shared/company';
-import { getConnection, type Connection } from '../../shared/credentials';
+import { getConnection } from '../../shared/credentials';
 import { parseDocumentReference, type DocumentReference } from '../../shared/documentReference';
 import { withListedDocumentPdf } from '../../shared/documents';
 import {
@@ -38,32 +38,32 @@ const MONTH_OF_APPLICATION: MonthField = {
 
 // Items run concurrently; the node context object is shared by the items of one execution only,
 // so it scopes the credential read and the token's company lookup to "once per execution".
-const connectionByExecution = new WeakMap<object, Promise<Connection>>();
-const companyIdByExecution = new WeakMap<object, Promise<string>>();
+function oncePerExecution<T>(
+	compute: (context: IExecuteSingleFunctions) => Promise<T>,
+): (context: IExecuteSingleFunctions) => Promise<T> {
+	const byExecution = new WeakMap<object, Promise<T>>();
+	return async (context) => {
+		const executionScope = context.getContext('node');
+		let value = byExecution.get(executionScope);
+		if (!value) {
+			value = compute(context);
+			byExecution.set(executionScope, value);
+		}
+		return await value;
+	};
+}
 
 /** The node's credential, read once per execution. */
-function connectionOf(context: IExecuteSingleFunctions): Promise<Connection> {
-	const executionScope = context.getContext('node');
-	let connection = connectionByExecution.get(executionScope);
-	if (!connection) {
-		connection = getConnection(context);
-		connectionByExecution.set(executionScope, connection);
-	}
-	return connection;
-}
+const connectionOf = oncePerExecution(getConnection);
+
+/** The company of the token, looked up once per execution. */
+const companyOfToken = oncePerExecution(
+	async (context) => await resolveCompanyId(context, await connectionOf(context), ''),
+);
 
 export async function companyIdOf(context: IExecuteSingleFunctions): Promise<string> {
 	const typed = String(context.getNodeParameter('companyId', '') ?? '').trim();
-	if (typed) return typed;
-	const executionScope = context.getContext('node');
-	let lookup = companyIdByExecution.get(executionScope);
-	if (!lookup) {
-		lookup = connectionOf(context).then(
-			async (connection) => await resolveCompanyId(context, connection, ''),
-		);
-		companyIdByExecution.set(executionScope, lookup);
-	}
-	return await lookup;
+	return typed || (await companyOfToken(context));
 }
 
 function monthOf(context: IExecuteSingleFunctions): string {
@@ -350,7 +350,7 @@ export async function attachListedDocuments(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	if (!this.getNodeParameter('options.downloadFiles', false)) return items;
-	const connection = await getConnection(this);
+	const connection = await connectionOf(this);
 	const companyId = await companyIdOf(this);
 	const binaryPropertyName = binaryPropertyNameOf(this, 'options.binaryPropertyName');
 	const withFiles: INodeExecutionData[] = [];
