@@ -1,19 +1,12 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
-import {
-	authenticationField,
-	companyIdField,
-	credentialsByAuthentication,
-} from '../shared/descriptions';
-import { accountingFields, accountingOperations } from './resources/accounting';
-import {
-	billingDeclarationFields,
-	billingDeclarationOperations,
-} from './resources/billingDeclaration';
-import { companyOperations } from './resources/company';
-import { documentFields, documentOperations } from './resources/document';
-import { insuranceContractOperations } from './resources/insuranceContract';
-import { payrollFields, payrollOperations } from './resources/payroll';
+import { authenticationField, credentialsByAuthentication } from '../shared/descriptions';
+import { accountingDescription } from './resources/accounting';
+import { billingDeclarationDescription } from './resources/billingDeclaration';
+import { companyDescription } from './resources/company';
+import { documentDescription } from './resources/document';
+import { insuranceContractDescription } from './resources/insuranceContract';
+import { payrollDescription } from './resources/payroll';
 
 export class PartnerPayroll implements INodeType {
 	description: INodeTypeDescription = {
@@ -32,7 +25,7 @@ export class PartnerPayroll implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: credentialsByAuthentication,
-		// The base URL is the credential's, set by a pre-send hook (sendToApiBaseUrl).
+		// The base URL is the credential's, set by a pre-send hook of the routing (helpers/routing.ts).
 		requestDefaults: {
 			headers: { Accept: 'application/json' },
 			// Every answer reaches the node's own error map, which keeps the service's details.
@@ -55,17 +48,12 @@ export class PartnerPayroll implements INodeType {
 				],
 				default: 'payroll',
 			},
-			accountingOperations,
-			billingDeclarationOperations,
-			companyOperations,
-			documentOperations,
-			insuranceContractOperations,
-			payrollOperations,
-			companyIdField,
-			...accountingFields,
-			...billingDeclarationFields,
-			...documentFields,
-			...payrollFields,
+			...accountingDescription,
+			...billingDeclarationDescription,
+			...companyDescription,
+			...documentDescription,
+			...insuranceContractDescription,
+			...payrollDescription,
 		],
 	};
 }

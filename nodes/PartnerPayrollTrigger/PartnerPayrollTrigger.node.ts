@@ -1,6 +1,5 @@
 import {
 	NodeConnectionTypes,
-	NodeOperationError,
 	type IDataObject,
 	type INodeExecutionData,
 	type INodeType,
@@ -9,7 +8,8 @@ import {
 } from 'n8n-workflow';
 
 import { resolveCompanyId } from '../shared/company';
-import { getConnection } from '../shared/credentials';
+import { readConnection } from '../shared/connection';
+import { TRIGGER_RATE_LIMIT_ADVICE, failureError } from '../shared/errors';
 import {
 	authenticationField,
 	companyIdField,
@@ -209,22 +209,19 @@ export class PartnerPayrollTrigger implements INodeType {
 
 		const budget = new PollBudget(this.getNode());
 		// Every request of the poll, the token lookup included, stops at the poll's deadline.
-		const connection = { ...(await getConnection(this)), deadline: budget.deadline };
+		const connection = await readConnection(this, {
+			rateLimitAdvice: TRIGGER_RATE_LIMIT_ADVICE,
+			deadline: budget.deadline,
+		});
 
 		if (this.getMode() === 'manual') {
 			// "Fetch Test Event": a real sample; the stored state is neither read nor written.
 			const companyId = await resolveCompanyId(this, connection, companyIdParameter);
 			const sample = await watcher.sample(connection, companyId, budget);
 			if (!sample.length) {
-				throw new NodeOperationError(
+				throw failureError(
 					this.getNode(),
-					'No data with the current filter could be found',
-					{
-						description:
-							event === 'newDocument'
-								? 'The company has no income tax or auto-enrolment documents in the chosen listings yet.'
-								: 'None of the watched months is completed yet. Choose Specific Months with a completed month to see a sample.',
-					},
+					event === 'newDocument' ? 'noDocumentSample' : 'noPayrollSample',
 				);
 			}
 			return [sample];

@@ -1,9 +1,9 @@
 import type { IDataObject, IN8nHttpFullResponse, INodeExecutionData } from 'n8n-workflow';
 
-import type { PartnerPayrollFunctions } from './credentials';
+import type { PartnerPayrollFunctions } from './connection';
 
 /** What is known about a file before the answer arrives. */
-export interface ExpectedFile {
+interface ExpectedFile {
 	/** Used when the answer has no Content-Disposition file name. */
 	fileName: string;
 	/** Used when the answer has no Content-Type, or only the generic octet-stream one. */
@@ -51,13 +51,13 @@ export function fileNameFromContentDisposition(contentDisposition: string): stri
 	return safeFileName(plain[2] !== undefined ? plain[2].replace(/\\(.)/g, '$1') : plain[1].trim());
 }
 
-export function mimeTypeOf(contentType: string, fallback: string): string {
+function mimeTypeOf(contentType: string, fallback: string): string {
 	const type = contentType.split(';')[0].trim().toLowerCase();
 	return GENERIC_MIME_TYPES.includes(type) ? fallback : type;
 }
 
 /** A body n8n hands over as a stream (requests sent with `encoding: 'stream'`). */
-function isStream(body: unknown): body is AsyncIterable<Buffer> & { pipe: unknown } {
+export function isStream(body: unknown): body is AsyncIterable<Buffer> & { pipe: unknown } {
 	return (
 		typeof body === 'object' &&
 		body !== null &&
@@ -77,17 +77,6 @@ export async function bodyBytes(body: unknown): Promise<Buffer> {
 	if (body instanceof ArrayBuffer) return Buffer.from(body);
 	if (typeof body === 'string') return Buffer.from(body, 'binary');
 	return Buffer.from(JSON.stringify(body ?? ''));
-}
-
-/**
- * An error answer of a streamed request, read into bytes so the error map sees the service's
- * words. Success bodies are left streaming.
- */
-export async function withReadErrorBody(
-	response: IN8nHttpFullResponse,
-): Promise<IN8nHttpFullResponse> {
-	if (response.statusCode < 400 || !isStream(response.body)) return response;
-	return { ...response, body: await bodyBytes(response.body) };
 }
 
 /**

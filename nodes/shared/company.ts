@@ -1,35 +1,33 @@
-import { NodeOperationError } from 'n8n-workflow';
-
-import type { Connection, PartnerPayrollFunctions } from './credentials';
+import type { Connection, PartnerPayrollFunctions } from './connection';
+import { failureError } from './errors';
 import { apiRequest } from './transport';
 
-export interface Introspection {
+/** The collections a company is read from: its record, its French record, everything below it. */
+export type CompanyCollection = 'companies' | 'companies-fr';
+
+/** The one way to build a company's path: the id as one URL-encoded segment, then what is below it. */
+export function companyPath(
+	companyId: string,
+	below = '',
+	collection: CompanyCollection = 'companies',
+): string {
+	return `/${collection}/${encodeURIComponent(companyId)}${below}`;
+}
+
+interface Introspection {
 	active: boolean;
-	scope?: string;
-	client_id?: string;
 	company_id?: string;
-	token_type?: string;
 }
 
 /**
  * Asks the authorization server about the credential's token. The service wants the token both
  * as the bearer header and in the JSON body; it goes to the credential's own server only.
  */
-export async function introspectToken(
+async function introspectToken(
 	context: PartnerPayrollFunctions,
 	connection: Connection,
 ): Promise<Introspection> {
-	const node = context.getNode();
-	if (!connection.authServerUrl) {
-		throw new NodeOperationError(
-			node,
-			'Company ID is empty and the credential has no Authorization Server URL',
-			{
-				description:
-					'Either type the Company ID, or set the Authorization Server URL in the credential so the company of the token can be looked up.',
-			},
-		);
-	}
+	if (!connection.authServerUrl) throw failureError(context.getNode(), 'noAuthServer');
 	const response = await apiRequest(context, connection, {
 		method: 'POST',
 		path: `${connection.authServerUrl}/introspect`,
@@ -50,10 +48,7 @@ export async function resolveCompanyId(
 	if (typed) return typed;
 	const introspection = await introspectToken(context, connection);
 	if (!introspection.active || !introspection.company_id) {
-		throw new NodeOperationError(context.getNode(), 'The access token is not active', {
-			description:
-				'The authorization server reports the token as revoked or unknown. Reconnect the Partner Payroll credential.',
-		});
+		throw failureError(context.getNode(), 'inactiveToken');
 	}
 	return introspection.company_id;
 }

@@ -11,7 +11,7 @@ export const authenticationField: INodeProperties = {
 	default: 'oAuth2',
 };
 
-/** The credential each value of `authentication` selects (see credentialTypeFor). */
+/** The credential each value of `authentication` selects (see readConnection). */
 export const credentialsByAuthentication: INodeCredentialDescription[] = [
 	{
 		name: 'partnerPayrollApi',
@@ -33,24 +33,4 @@ export const companyIdField: INodeProperties = {
 	placeholder: 'Leave empty for the company of the token',
 	description:
 		'ID of the company to read. Leave empty to use the company the token was issued for (found once per execution through the authorization server).',
-};
-
-export const monthField: INodeProperties = {
-	displayName: 'Month',
-	name: 'month',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: '202610',
-	description:
-		'Payroll month as YYYYMM. YYYY-MM and ISO dates (for example from {{ $now }}) are accepted and converted.',
-};
-
-export const binaryPropertyNameField: INodeProperties = {
-	displayName: 'Put Output File in Field',
-	name: 'binaryPropertyName',
-	type: 'string',
-	required: true,
-	default: 'data',
-	hint: 'The name of the output binary field to put the file in',
 };

@@ -8,28 +8,31 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-export type CountryCode = 'FR' | 'GB';
+import { bodyBytes, isStream } from './binary';
+import { askedWaitMs } from './rateLimit';
+
+// What the user reads when something fails: every message and hint is built here; the request
+// policy only decides (kind of failure, attempts, waits).
+
+type CountryCode = 'FR' | 'GB';
 
 const COUNTRY_NAMES: Record<CountryCode, string> = { FR: 'France', GB: 'the United Kingdom' };
 
 /** What the error map needs to know about the operation that failed. */
 export interface ErrorContext {
-	/** The operation serves companies of this country only (the spec's country labels). */
-	country?: CountryCode;
+	country?: CountryCode; // the operation serves companies of this country only
 	itemIndex?: number;
-	/** What a write does, for "may have been recorded" errors, e.g. "The billing declaration". */
-	effect?: string;
-	/** How to space requests out, in terms of a setting of the node that failed. */
-	rateLimitAdvice?: string;
+	effect?: string; // what a write does, e.g. "The billing declaration"
+	rateLimitAdvice?: string; // how to space requests out, in the sender's own settings
 }
 
 export const NODE_RATE_LIMIT_ADVICE =
 	'Send fewer requests at once: in this node, Add Option > Request Options > Batching (for example 10 items per batch every 1000 ms).';
 
-/**
- * An error of the Partner Payroll API, or of the way to it. `retryable` says whether sending the
- * same request again may succeed; `retryAfterMs` is the wait the service asked for, if any.
- */
+export const TRIGGER_RATE_LIMIT_ADVICE =
+	'Poll less often: raise Poll Times of this trigger, or watch fewer months or document types.';
+
+/** An error of the API or of the way to it: may the same request succeed again, and after what wait. */
 export class PartnerPayrollApiError extends NodeApiError {
 	retryable = false;
 
@@ -39,7 +42,7 @@ export class PartnerPayrollApiError extends NodeApiError {
 const RETRYABLE_STATUSES = [429, 500, 502, 503, 504];
 
 /** Error bodies of binary operations arrive as bytes; the service's own words must survive. */
-export function decodeErrorBody(body: unknown): IDataObject {
+function decodeErrorBody(body: unknown): IDataObject {
 	let value = body;
 	if (Buffer.isBuffer(value) || value instanceof ArrayBuffer) {
 		value = Buffer.from(value as Buffer).toString('utf8');
@@ -53,23 +56,6 @@ export function decodeErrorBody(body: unknown): IDataObject {
 			: jsonParse<unknown>(trimmed, { fallbackValue: { error: trimmed.slice(0, 500) } });
 	}
 	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};
-}
-
-function header(response: IN8nHttpFullResponse, name: string): string | undefined {
-	const value = response.headers?.[name.toLowerCase()];
-	return value === undefined || value === null ? undefined : String(value);
-}
-
-/** The wait the service asks for (Retry-After in seconds or as a date), if it asks. */
-function askedWaitMs(response: IN8nHttpFullResponse): number | undefined {
-	const retryAfter = header(response, 'retry-after');
-	if (retryAfter !== undefined) {
-		const seconds = Number(retryAfter);
-		const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - Date.now();
-		if (Number.isFinite(ms)) return Math.max(ms, 0);
-	}
-	// Without Retry-After, the service's per-second window tells when a slot frees up.
-	return header(response, 'x-ratelimit-remaining-second') === '0' ? 1000 : undefined;
 }
 
 function text(value: unknown): string {
@@ -151,23 +137,43 @@ export function apiErrorFromResponse(
 	return error;
 }
 
-export function throwIfApiError(
+/** Throws the mapped error of an error answer; a streamed error body is read first, success bodies stay streaming. */
+export async function throwIfApiError(
 	node: INode,
 	response: IN8nHttpFullResponse,
 	context?: ErrorContext,
-): void {
-	if (response.statusCode >= 400) throw apiErrorFromResponse(node, response, context);
+): Promise<void> {
+	if (response.statusCode < 400) return;
+	const body = isStream(response.body) ? await bodyBytes(response.body) : response.body;
+	throw apiErrorFromResponse(node, { ...response, body }, context);
 }
 
-/**
- * A failure without a complete answer (connection reset or refused, timeout, truncated body). The
- * engine's own error would carry the request configuration, headers included, so only the cause is kept.
- */
+/** Transport failures in words: n8n replaces any error message that contains a raw code with its own text. */
+const TRANSPORT_FAILURES: Record<string, string> = {
+	ECONNREFUSED: 'connection refused',
+	ECONNRESET: 'connection reset',
+	UND_ERR_SOCKET: 'connection reset',
+	EPIPE: 'connection closed while sending',
+	ETIMEDOUT: 'timed out',
+	ECONNABORTED: 'timed out',
+	ESOCKETTIMEDOUT: 'timed out',
+	ERR_BAD_RESPONSE: 'answer cut off',
+	ERR_STREAM_PREMATURE_CLOSE: 'answer cut off',
+};
+
+/** What went wrong with a request that got no usable answer: a transport code, or an error's own words. */
+export type LostAnswer = { code: string } | { reason: string };
+
+const reasonOf = (lost: LostAnswer) =>
+	'code' in lost ? (TRANSPORT_FAILURES[lost.code] ?? lost.code) : lost.reason;
+
+/** No complete answer (reset, refused, timeout, cut off); only the cause is kept, never the request's headers. */
 export function connectionError(
 	node: INode,
-	reason: string,
+	lost: LostAnswer,
 	context: ErrorContext = {},
 ): PartnerPayrollApiError {
+	const reason = reasonOf(lost);
 	const error = new PartnerPayrollApiError(node, { message: reason } as JsonObject, {
 		message: `Could not get a complete answer from the Partner Payroll API (${reason})`,
 		description:
@@ -178,16 +184,17 @@ export function connectionError(
 	return error;
 }
 
-/**
- * A write whose outcome is unknown: it reached the service, and no answer said it was refused.
- * Sending it again could record it twice, so it never is.
- */
+/** A write that reached the service with no answer saying it was refused: it is never sent again. */
 export function uncertainWriteError(
 	node: INode,
-	whatHappened: string,
+	failed: { httpCode: string } | LostAnswer,
 	context: ErrorContext = {},
 ): NodeOperationError {
 	const effect = context.effect ?? 'The request';
+	const whatHappened =
+		'httpCode' in failed
+			? `the service failed (HTTP ${failed.httpCode})`
+			: `the connection failed (${reasonOf(failed)})`;
 	return new NodeOperationError(
 		node,
 		`${effect} may have been recorded: ${whatHappened} after the request was sent`,
@@ -198,22 +205,95 @@ export function uncertainWriteError(
 	);
 }
 
-/** A success status with a body that is not the JSON the operation returns. */
-export function malformedAnswerError(node: INode, itemIndex?: number): PartnerPayrollApiError {
-	return new PartnerPayrollApiError(node, { message: 'malformed answer' } as JsonObject, {
-		message: 'The Partner Payroll API returned an answer that is not valid JSON',
-		description:
-			'The answer is not in the documented format (for example an HTML page from a proxy). Check the API Base URL of the credential, or try again later.',
+const BUDGET_HINT =
+	'Attempts and waits of one request stop after {budget} s, and a trigger poll ends within its own, shorter budget. Try again later.';
+
+/** Failures that sending again cannot mend, with what to do about them: message, description. */
+const FAILURES = {
+	cancelled: ['The execution was cancelled', ''],
+	oAuth2NotConnected: [
+		'The OAuth2 credential is not connected: click Connect',
+		'Open the Partner Payroll OAuth2 credential and click "Connect my account"; a company administrator logs in and accepts.',
+	],
+	hostNotFound: [
+		'Cannot find the server {host}',
+		'Check the API Base URL and the Authorization Server URL of the credential, and that n8n can resolve host names.',
+	],
+	tls: [
+		'The secure connection to the Partner Payroll API failed',
+		'The server certificate was not accepted ({code}). Check the API Base URL (https and host name).',
+	],
+	invalidUrl: [
+		'The API Base URL of the credential is not a valid URL',
+		'Use the address given by the provider, for example https://api.example.com/v1.',
+	],
+	malformedAnswer: [
+		'The Partner Payroll API returned an answer that is not valid JSON',
+		'The answer is not in the documented format (for example an HTML page from a proxy). Check the API Base URL of the credential, or try again later.',
+	],
+	noAuthServer: [
+		'Company ID is empty and the credential has no Authorization Server URL',
+		'Either type the Company ID, or set the Authorization Server URL in the credential so the company of the token can be looked up.',
+	],
+	inactiveToken: [
+		'The access token is not active',
+		'The authorization server reports the token as revoked or unknown. Reconnect the Partner Payroll credential.',
+	],
+	requestBudget: [
+		'The Partner Payroll API did not answer within the time limit of this request ({last})',
+		BUDGET_HINT,
+	],
+	pollRequestBudget: [
+		'The Partner Payroll API did not answer within the time budget of this poll ({last})',
+		BUDGET_HINT,
+	],
+	retryAfterTooLong: [
+		'The Partner Payroll API asked to wait {seconds} s before trying again',
+		'The service answered with Retry-After: {seconds} s, longer than this node waits between attempts ({maxWait} s). Run it again after that time. {advice}',
+	],
+	noPayrollSample: [
+		'No data with the current filter could be found',
+		'None of the watched months is completed yet. Choose Specific Months with a completed month to see a sample.',
+	],
+	noDocumentSample: [
+		'No data with the current filter could be found',
+		'The company has no income tax or auto-enrolment documents in the chosen listings yet.',
+	],
+	pollBudget: [
+		'The poll exceeded its time budget of {seconds} s',
+		'The Partner Payroll API answered too slowly. Nothing was stored: the next poll checks the same months and documents again.',
+	],
+} satisfies Record<string, [string, string]>;
+
+export type Failure = keyof typeof FAILURES;
+
+const DEFAULT_VALUES: Record<string, string> = { host: 'the host of the API Base URL' };
+
+/** A failure of the table above, its `{placeholders}` filled from `values`. */
+export function failureError(
+	node: INode,
+	failure: Failure,
+	values: Record<string, string | number | undefined> = {},
+	itemIndex?: number,
+): NodeOperationError {
+	const fill = (template: string) =>
+		template
+			.replace(/\{(\w+)\}/g, (_, name: string) =>
+				String(values[name] ?? DEFAULT_VALUES[name] ?? ''),
+			)
+			.trim();
+	const [message, description] = FAILURES[failure];
+	return new NodeOperationError(node, fill(message), {
 		itemIndex,
+		description: fill(description) || undefined,
 	});
 }
 
-/** Failures that sending again cannot mend, each with what to do about it. */
-export function setupError(
+/** A parameter that fails a local check, before any request, worded by the rule that checks it. */
+export function parameterError(
 	node: INode,
 	message: string,
-	description: string,
-	itemIndex?: number,
+	options: { itemIndex?: number; description?: string } = {},
 ): NodeOperationError {
-	return new NodeOperationError(node, message, { itemIndex, description });
+	return new NodeOperationError(node, message, options);
 }

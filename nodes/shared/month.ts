@@ -1,4 +1,6 @@
-import { NodeOperationError, type INode } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
+
+import { parameterError } from './errors';
 
 // The service accepts YYYYMM only, with a year starting with 2. Users pick months from
 // expressions ($now, a date field), so ISO dates and YYYY-MM are normalised first.
@@ -35,7 +37,7 @@ export function normalizeMonth(
 	const text = asText(value);
 	const match = ACCEPTED_MONTH.exec(text);
 	if (!match) {
-		throw new NodeOperationError(
+		throw parameterError(
 			node,
 			`${field.displayName} must be a month as YYYYMM, for example 202610 (got "${text || String(value ?? '')}")`,
 			{

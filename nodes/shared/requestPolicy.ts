@@ -8,21 +8,23 @@ import {
 import {
 	PartnerPayrollApiError,
 	connectionError,
-	setupError,
+	failureError,
 	uncertainWriteError,
 	type ErrorContext,
+	type Failure as ReportedFailure,
+	type LostAnswer,
 } from './errors';
 
 // The rules every request of the package follows, in one place (README: "Errors and retries").
 
 /** Attempts per request in all, the first included. */
-export const MAX_ATTEMPTS = 4;
+const MAX_ATTEMPTS = 4;
 /** A request with no byte for this long is given up (n8n's timeout is an idle timeout). */
-export const ATTEMPT_TIMEOUT_MS = 25_000;
+const ATTEMPT_TIMEOUT_MS = 25_000;
 /** Attempts plus waits of one request never go past this. */
-export const REQUEST_BUDGET_MS = 90_000;
+const REQUEST_BUDGET_MS = 90_000;
 /** The longest wait between attempts; a service asking for more gets an error at once. */
-export const MAX_WAIT_MS = 30_000;
+const MAX_WAIT_MS = 30_000;
 const FIRST_BACKOFF_MS = 1000;
 
 /** Only a request that cannot take effect twice may be sent again after it may have reached the service. */
@@ -30,7 +32,7 @@ export function isIdempotent(method: IHttpRequestMethods | string | undefined): 
 	return ['GET', 'HEAD', 'OPTIONS'].includes(String(method ?? 'GET').toUpperCase());
 }
 
-export interface RequestPolicy {
+interface RequestPolicy {
 	node: INode;
 	method: IHttpRequestMethods | string | undefined;
 	/** Overrides the method's rule for a POST that only reads (introspection). */
@@ -43,7 +45,7 @@ export interface RequestPolicy {
 }
 
 /** What one attempt is allowed: n8n's `timeout` for it. */
-export interface Attempt {
+interface Attempt {
 	number: number;
 	timeoutMs: number;
 }
@@ -51,29 +53,24 @@ export interface Attempt {
 // The connection was refused: nothing was sent, so even a write may be sent again.
 const NOT_SENT_CODES = ['ECONNREFUSED'];
 const DNS_CODES = ['ENOTFOUND', 'EAI_AGAIN'];
-
-/**
- * Genuine transport failures, the only ones worth another attempt, in words: n8n replaces any
- * error message that contains a raw code with its own generic text.
- */
-const TRANSPORT_FAILURES: Record<string, string> = {
-	ECONNREFUSED: 'connection refused',
-	ECONNRESET: 'connection reset',
-	EPIPE: 'connection closed while sending',
-	ETIMEDOUT: 'timed out',
-	ECONNABORTED: 'timed out',
-	ESOCKETTIMEDOUT: 'timed out',
-	ERR_BAD_RESPONSE: 'answer cut off', // axios: the body stream was aborted mid-way
-	ERR_STREAM_PREMATURE_CLOSE: 'answer cut off',
-	UND_ERR_SOCKET: 'connection reset',
-};
+/** Genuine transport failures, the only ones worth another attempt. */
+const LOST_ANSWER_CODES = [
+	'ECONNRESET',
+	'UND_ERR_SOCKET',
+	'EPIPE',
+	'ETIMEDOUT',
+	'ECONNABORTED',
+	'ESOCKETTIMEDOUT',
+	'ERR_BAD_RESPONSE', // axios: the body stream was aborted mid-way
+	'ERR_STREAM_PREMATURE_CLOSE',
+];
 const TLS_CODE =
 	/^(CERT_|ERR_TLS_|ERR_SSL_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT|UNABLE_TO_)/;
 
 type Failure =
 	| { kind: 'answer'; error: PartnerPayrollApiError } // the service answered with an error
-	| { kind: 'notSent'; reason: string }
-	| { kind: 'lostAnswer'; reason: string; error?: PartnerPayrollApiError }
+	| { kind: 'notSent'; lost: LostAnswer }
+	| { kind: 'lostAnswer'; lost: LostAnswer; error?: PartnerPayrollApiError }
 	| { kind: 'final'; error: Error };
 
 interface ErrorLike {
@@ -122,106 +119,46 @@ function codeOf(error: unknown): string | undefined {
 	return undefined;
 }
 
-function hostOf(policy: RequestPolicy, error: unknown): string {
-	const match = /(?:getaddrinfo \w+|connect \w+) ([^\s|]+)/.exec(messagesOf(error));
-	return match?.[1] ?? 'the host of the API Base URL';
+function hostOf(error: unknown): string | undefined {
+	return /(?:getaddrinfo \w+|connect \w+) ([^\s|]+)/.exec(messagesOf(error))?.[1];
 }
 
 function classify(policy: RequestPolicy, error: unknown): Failure {
 	const { node, errorContext = {} } = policy;
 	const itemIndex = errorContext.itemIndex;
+	const final = (failure: ReportedFailure, values: Record<string, string | undefined> = {}) =>
+		({ kind: 'final', error: failureError(node, failure, values, itemIndex) }) as const;
 	if (error instanceof PartnerPayrollApiError && error.httpCode) {
 		return { kind: 'answer', error };
 	}
 	if (error instanceof PartnerPayrollApiError && error.retryable) {
-		return { kind: 'lostAnswer', reason: error.message, error };
+		return { kind: 'lostAnswer', lost: { reason: error.message }, error };
 	}
 	if (error instanceof NodeOperationError || error instanceof PartnerPayrollApiError) {
 		return { kind: 'final', error };
 	}
 	const code = codeOf(error);
-	const messages = messagesOf(error);
 	if (policy.signal?.aborted || code === 'ERR_CANCELED' || /cancel/i.test(String(code))) {
-		return {
-			kind: 'final',
-			error: new NodeOperationError(node, 'The execution was cancelled', { itemIndex }),
-		};
+		return final('cancelled');
 	}
-	if (/OAuth credentials not connected/i.test(messages)) {
-		return {
-			kind: 'final',
-			error: setupError(
-				node,
-				'The OAuth2 credential is not connected: click Connect',
-				'Open the Partner Payroll OAuth2 credential and click "Connect my account"; a company administrator logs in and accepts.',
-				itemIndex,
-			),
-		};
-	}
-	if (code && NOT_SENT_CODES.includes(code)) {
-		return { kind: 'notSent', reason: TRANSPORT_FAILURES[code] };
-	}
-	if (code && code in TRANSPORT_FAILURES) {
-		return { kind: 'lostAnswer', reason: TRANSPORT_FAILURES[code] };
-	}
-	if (code && DNS_CODES.includes(code)) {
-		return {
-			kind: 'final',
-			error: setupError(
-				node,
-				`Cannot find the server ${hostOf(policy, error)}`,
-				'Check the API Base URL and the Authorization Server URL of the credential, and that n8n can resolve host names.',
-				itemIndex,
-			),
-		};
-	}
-	if (code && TLS_CODE.test(code)) {
-		return {
-			kind: 'final',
-			error: setupError(
-				node,
-				'The secure connection to the Partner Payroll API failed',
-				`The server certificate was not accepted (${code}). Check the API Base URL (https and host name).`,
-				itemIndex,
-			),
-		};
-	}
-	if (code === 'ERR_INVALID_URL' || /Invalid URL/i.test(messages)) {
-		return {
-			kind: 'final',
-			error: setupError(
-				node,
-				'The API Base URL of the credential is not a valid URL',
-				'Use the address given by the provider, for example https://api.example.com/v1.',
-				itemIndex,
-			),
-		};
+	if (/OAuth credentials not connected/i.test(messagesOf(error)))
+		return final('oAuth2NotConnected');
+	if (code && NOT_SENT_CODES.includes(code)) return { kind: 'notSent', lost: { code } };
+	if (code && LOST_ANSWER_CODES.includes(code)) return { kind: 'lostAnswer', lost: { code } };
+	if (code && DNS_CODES.includes(code)) return final('hostNotFound', { host: hostOf(error) });
+	if (code && TLS_CODE.test(code)) return final('tls', { code });
+	if (code === 'ERR_INVALID_URL' || /Invalid URL/i.test(messagesOf(error))) {
+		return final('invalidUrl');
 	}
 	return { kind: 'final', error: error instanceof Error ? error : new Error(String(error)) };
 }
 
-function budgetError(policy: RequestPolicy, last: string, ofCaller: boolean): NodeOperationError {
-	const limit = ofCaller ? 'the time budget of this poll' : 'the time limit of this request';
-	return new NodeOperationError(
+function budgetError(policy: RequestPolicy, lastFailure: string, ofCaller: boolean) {
+	return failureError(
 		policy.node,
-		`The Partner Payroll API did not answer within ${limit} (${last})`,
-		{
-			itemIndex: policy.errorContext?.itemIndex,
-			description: `Attempts and waits of one request stop after ${REQUEST_BUDGET_MS / 1000} s, and a trigger poll ends within its own, shorter budget. Try again later.`,
-		},
-	);
-}
-
-function retryAfterTooLongError(policy: RequestPolicy, waitMs: number): NodeOperationError {
-	const seconds = Math.ceil(waitMs / 1000);
-	return new NodeOperationError(
-		policy.node,
-		`The Partner Payroll API asked to wait ${seconds} s before trying again`,
-		{
-			itemIndex: policy.errorContext?.itemIndex,
-			description:
-				`The service answered with Retry-After: ${seconds} s, longer than this node waits between attempts (${MAX_WAIT_MS / 1000} s). Run it again after that time. ${policy.errorContext?.rateLimitAdvice ?? ''}`.trim(),
-		},
+		ofCaller ? 'pollRequestBudget' : 'requestBudget',
+		{ last: lastFailure, budget: REQUEST_BUDGET_MS / 1000 },
+		policy.errorContext?.itemIndex,
 	);
 }
 
@@ -265,30 +202,41 @@ export async function sendWithPolicy<T>(
 		if (!idempotent && !refused) {
 			throw uncertainWriteError(
 				policy.node,
-				answered
-					? `the service failed (HTTP ${answered.httpCode})`
-					: `the connection failed (${failure.kind === 'answer' ? '' : failure.reason})`,
+				failure.kind === 'answer' ? { httpCode: String(failure.error.httpCode) } : failure.lost,
 				context,
 			);
 		}
 		const finalError =
 			answered ??
 			(failure.kind === 'lostAnswer' ? failure.error : undefined) ??
-			connectionError(policy.node, failure.kind === 'answer' ? '' : failure.reason, context);
+			connectionError(
+				policy.node,
+				failure.kind === 'answer' ? { reason: '' } : failure.lost,
+				context,
+			);
 		finalError.retryable = false;
 		if (attempt >= MAX_ATTEMPTS) throw finalError;
 
 		const asked = answered?.retryAfterMs;
-		if (asked !== undefined && asked > MAX_WAIT_MS) throw retryAfterTooLongError(policy, asked);
+		if (asked !== undefined && asked > MAX_WAIT_MS) {
+			throw failureError(
+				policy.node,
+				'retryAfterTooLong',
+				{
+					seconds: Math.ceil(asked / 1000),
+					maxWait: MAX_WAIT_MS / 1000,
+					advice: context.rateLimitAdvice,
+				},
+				context.itemIndex,
+			);
+		}
 		const wait = waitBefore(attempt, asked);
 		last = finalError.message;
 		if (Date.now() + wait >= deadline) throw budgetError(policy, last, ofCaller);
 		try {
 			await sleepWithAbort(wait, policy.signal);
 		} catch {
-			throw new NodeOperationError(policy.node, 'The execution was cancelled', {
-				itemIndex: context.itemIndex,
-			});
+			throw failureError(policy.node, 'cancelled', {}, context.itemIndex);
 		}
 	}
 }

@@ -1,16 +1,10 @@
-import type {
-	IDataObject,
-	IHttpRequestMethods,
-	IN8nHttpFullResponse,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { withReadErrorBody } from './binary';
-import type { Connection, PartnerPayrollFunctions } from './credentials';
-import { NODE_RATE_LIMIT_ADVICE, throwIfApiError, type ErrorContext } from './errors';
+import type { Connection, PartnerPayrollFunctions } from './connection';
+import { throwIfApiError, type ErrorContext } from './errors';
 import { sendWithPolicy } from './requestPolicy';
 
-export interface ApiRequest {
+interface ApiRequest {
 	method: IHttpRequestMethods;
 	/** Path below the API base URL, already encoded; or a full URL (introspection). */
 	path: string;
@@ -19,13 +13,6 @@ export interface ApiRequest {
 	headers?: IDataObject;
 	/** A POST that only reads (introspection) may be sent again like a GET. */
 	readOnly?: boolean;
-}
-
-export const TRIGGER_RATE_LIMIT_ADVICE =
-	'Poll less often: raise Poll Times of this trigger, or watch fewer months or document types.';
-
-function isPoll(context: PartnerPayrollFunctions): context is IPollFunctions {
-	return typeof (context as IPollFunctions).__emit === 'function';
 }
 
 /** The execution's cancel signal, where the context has one (a poll has none). */
@@ -47,7 +34,7 @@ async function sendRequest<T>(
 ): Promise<T> {
 	const node = context.getNode();
 	const fullContext: ErrorContext = {
-		rateLimitAdvice: isPoll(context) ? TRIGGER_RATE_LIMIT_ADVICE : NODE_RATE_LIMIT_ADVICE,
+		rateLimitAdvice: connection.rateLimitAdvice,
 		...errorContext,
 	};
 	const isFullUrl = /^https?:\/\//i.test(request.path);
@@ -81,7 +68,7 @@ async function sendRequest<T>(
 					returnFullResponse: true,
 				},
 			)) as IN8nHttpFullResponse;
-			throwIfApiError(node, await withReadErrorBody(response), fullContext);
+			await throwIfApiError(node, response, fullContext);
 			return await receive(response);
 		},
 	);
@@ -118,8 +105,4 @@ export async function apiDownload<T>(
 		errorContext,
 		receive,
 	);
-}
-
-export function companyPath(companyId: string, suffix = ''): string {
-	return `/companies/${encodeURIComponent(companyId)}${suffix}`;
 }

@@ -1,6 +1,8 @@
-import { NodeOperationError, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
+import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import type { Connection } from '../../shared/credentials';
+import type { Connection } from '../../shared/connection';
+import { withListedDocumentPdf } from '../../shared/documents';
+import { parameterError } from '../../shared/errors';
 import {
 	DOCUMENT_TYPES,
 	advanceDocumentState,
@@ -11,7 +13,6 @@ import {
 	type ListedDocument,
 } from '../helpers/documentState';
 import { documentItem } from '../helpers/items';
-import { withListedDocumentPdf } from '../../shared/documents';
 import type { PollBudget } from '../helpers/pollBudget';
 import { listDocuments } from '../helpers/requests';
 import type { EventWatcher } from './types';
@@ -25,7 +26,7 @@ export function newDocumentWatcher(context: IPollFunctions): EventWatcher {
 		.filter((type): type is DocumentType => DOCUMENT_TYPES.includes(type as DocumentType))
 		.sort();
 	if (!types.length) {
-		throw new NodeOperationError(context.getNode(), 'Document Types needs at least one type');
+		throw parameterError(context.getNode(), 'Document Types needs at least one type');
 	}
 	const fireForExisting = context.getNodeParameter('options.fireForExisting', false) as boolean;
 	const attachPdf = context.getNodeParameter('options.attachPdf', false) as boolean;

@@ -1,6 +1,7 @@
-import { NodeOperationError, type IPollFunctions } from 'n8n-workflow';
+import type { IPollFunctions } from 'n8n-workflow';
 
-import type { Connection } from '../../shared/credentials';
+import type { Connection } from '../../shared/connection';
+import { parameterError } from '../../shared/errors';
 import { payrollItem, type PayrollItemContext } from '../helpers/items';
 import {
 	currentMonthIn,
@@ -26,13 +27,9 @@ export function payrollCompletedWatcher(context: IPollFunctions): EventWatcher {
 	const timeZone = context.getTimezone();
 	const currentMonth = currentMonthIn(timeZone);
 	if (!currentMonth) {
-		throw new NodeOperationError(
-			node,
-			`The workflow time zone "${timeZone}" is not a known time zone`,
-			{
-				description: 'Choose a time zone such as Europe/Paris in the workflow settings.',
-			},
-		);
+		throw parameterError(node, `The workflow time zone "${timeZone}" is not a known time zone`, {
+			description: 'Choose a time zone such as Europe/Paris in the workflow settings.',
+		});
 	}
 	const selection = context.getNodeParameter('months', 'both') as MonthSelection;
 	const specificMonths =

@@ -1,6 +1,6 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import type { Connection } from '../../shared/credentials';
+import type { Connection } from '../../shared/connection';
 import type { PollBudget } from '../helpers/pollBudget';
 
 /** What `poll()` needs from an event: its check of the API against the stored state, and a sample. */

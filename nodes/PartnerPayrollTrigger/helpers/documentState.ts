@@ -24,7 +24,7 @@ export interface DocumentState {
 }
 
 /** Ids kept after they left the listings, so a document that is briefly missing does not fire again. */
-export const MAX_REMEMBERED_DOCUMENTS = 1000;
+const MAX_REMEMBERED_DOCUMENTS = 1000;
 
 export function readDocumentState(value: unknown): DocumentState | undefined {
 	const state = value as DocumentState;
@@ -47,7 +47,7 @@ function timeOf(document: { createdAt: string }): number {
 }
 
 /** Oldest first, so the items of one execution arrive in the order the documents were created. */
-export function byCreation(a: ListedDocument, b: ListedDocument): number {
+function byCreation(a: ListedDocument, b: ListedDocument): number {
 	return timeOf(a) - timeOf(b) || a.documentId.localeCompare(b.documentId);
 }
 

@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
-import { NodeOperationError, type INode } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
 
+import { parameterError } from '../../shared/errors';
 import { normalizeMonth, type MonthField } from '../../shared/month';
 
 // Months are `YYYYMM` strings everywhere in the trigger: they compare and sort as plain text.
@@ -55,7 +56,7 @@ export function parseSpecificMonths(value: unknown, node: INode): string[] {
 		.filter((part) => String(part ?? '').trim() !== '')
 		.map((part) => normalizeMonth(part, SPECIFIC_MONTHS, node));
 	if (!months.length) {
-		throw new NodeOperationError(node, 'Specific Months needs at least one month', {
+		throw parameterError(node, 'Specific Months needs at least one month', {
 			description:
 				'Type one or more months as YYYYMM, separated by commas, for example 202611, 202612.',
 		});

@@ -3,7 +3,7 @@ import { MAX_CARRY_OVER_MONTHS, addMonths } from './months';
 // The payroll-completed state machine: pure functions from (stored state, what the API answered)
 // to (next state, months to fire for). The trigger stores the result only after a fully successful poll.
 
-export type PayrollStatus = 'completed' | 'not_completed';
+type PayrollStatus = 'completed' | 'not_completed';
 
 /** A payroll-status answer of the API. */
 export interface PayrollStatusAnswer {
@@ -11,7 +11,7 @@ export interface PayrollStatusAnswer {
 	executionEndDate: string | null;
 }
 
-export interface MonthState {
+interface MonthState {
 	status: PayrollStatus;
 	/**
 	 * End date of the last completed run seen (a re-run changes it), kept while the month is reopened;
@@ -40,14 +40,14 @@ export interface PayrollState {
 export const FIRED_MEMORY = 24;
 export const MAX_COMPANIES = 10;
 
-export interface PayrollTransition {
+interface PayrollTransition {
 	month: string;
 	status: PayrollStatus;
 	executionEndDate: string | null;
 	isRerun: boolean;
 }
 
-export interface PayrollFireOptions {
+interface PayrollFireOptions {
 	/** Fire for months already completed when first seen (first activation or newly selected months). */
 	fireForAlreadyCompleted: boolean;
 	/** Fire again when a completed month's executionEndDate changes without a reopening. */
@@ -80,29 +80,12 @@ function isCompanyState(value: unknown): value is CompanyPayrollState {
 	);
 }
 
-/**
- * The stored state if it has the expected shape; anything else counts as no state (first poll). The
- * one-company state of earlier versions (`{companyId, watch, months}`) is carried over, not reset.
- */
+/** The stored state if it has the expected shape; anything else counts as no state (first poll). */
 export function readPayrollState(value: unknown): PayrollState | undefined {
-	const state = value as PayrollState & { companyId?: unknown; watch?: unknown; months?: unknown };
-	if (typeof value !== 'object' || value === null) return undefined;
-	if (typeof state.companyId === 'string' && isMonthStates(state.months)) {
-		const newest = Object.keys(state.months).sort().pop();
-		const selection = String(state.watch ?? '').split(/[:@]/)[0];
-		return {
-			companies: {
-				[state.companyId]: {
-					months: state.months,
-					fired: [],
-					selection,
-					// The current month of that poll: one after the newest watched for Previous Month.
-					lastPolledMonth: newest ? addMonths(newest, selection === 'previous' ? 1 : 0) : '',
-				},
-			},
-		};
-	}
+	const state = value as PayrollState;
 	if (
+		typeof value !== 'object' ||
+		value === null ||
 		typeof state.companies !== 'object' ||
 		state.companies === null ||
 		!Object.values(state.companies).every(isCompanyState)
@@ -120,7 +103,7 @@ export function unfinishedMonths(state: CompanyPayrollState | undefined): string
 }
 
 /** The months to ask about in a poll, and which of them the calendar (not an edit) brought in. */
-export interface PollPlan {
+interface PollPlan {
 	watched: string[];
 	news: string[];
 }

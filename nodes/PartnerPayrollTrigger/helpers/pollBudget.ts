@@ -1,4 +1,6 @@
-import { NodeOperationError, type INode } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
+
+import { failureError } from '../../shared/errors';
 
 /** A poll ends within this time, far below n8n's one-minute polling, and never runs into the next. */
 export const POLL_BUDGET_MS = 30_000;
@@ -24,13 +26,6 @@ export class PollBudget {
 	/** Before a request whose answer the poll cannot do without: past the budget, the poll fails. */
 	check(): void {
 		if (!this.isSpent) return;
-		throw new NodeOperationError(
-			this.node,
-			`The poll exceeded its time budget of ${POLL_BUDGET_MS / 1000} s`,
-			{
-				description:
-					'The Partner Payroll API answered too slowly. Nothing was stored: the next poll checks the same months and documents again.',
-			},
-		);
+		throw failureError(this.node, 'pollBudget', { seconds: POLL_BUDGET_MS / 1000 });
 	}
 }

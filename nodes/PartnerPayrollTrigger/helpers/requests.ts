@@ -1,8 +1,9 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import type { Connection } from '../../shared/credentials';
-import { malformedAnswerError } from '../../shared/errors';
-import { apiRequest, companyPath } from '../../shared/transport';
+import { companyPath } from '../../shared/company';
+import type { Connection } from '../../shared/connection';
+import { failureError } from '../../shared/errors';
+import { apiRequest } from '../../shared/transport';
 import type { DocumentType, ListedDocument } from './documentState';
 import type { PayrollStatusAnswer } from './payrollState';
 
@@ -25,7 +26,7 @@ export async function fetchPayrollStatus(
 	});
 	// A garbled answer must fail the poll, not read as "not completed".
 	if (!isObject(body) || typeof body.status !== 'string') {
-		throw malformedAnswerError(context.getNode());
+		throw failureError(context.getNode(), 'malformedAnswer');
 	}
 	return {
 		status: body.status,
@@ -55,7 +56,7 @@ export async function listDocuments(
 		!Array.isArray(documents) ||
 		!documents.every((document) => isObject(document) && typeof document.documentId === 'string')
 	) {
-		throw malformedAnswerError(context.getNode());
+		throw failureError(context.getNode(), 'malformedAnswer');
 	}
 	return (documents as IDataObject[]).map((document) => ({
 		...document,

@@ -1,7 +1,6 @@
-import type { IN8nHttpFullResponse, INode } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
 
-import { fileNameFromContentDisposition, safeFileName } from '../../../nodes/shared/binary';
-import { apiErrorFromResponse, connectionError } from '../../../nodes/shared/errors';
+import { connectionError } from '../../../nodes/shared/errors';
 import { sendWithPolicy } from '../../../nodes/shared/requestPolicy';
 import { SandboxSession, failureOf, runPartnerPayroll, sha256 } from '../../support/fixtures';
 import { binaryBytes } from '../../support/n8n-harness';
@@ -144,7 +143,7 @@ describe("a caller's time budget (a trigger poll)", () => {
 		const started = Date.now();
 		const send = async () => {
 			attempts++;
-			throw connectionError(node, 'connection reset');
+			throw connectionError(node, { code: 'ECONNRESET' });
 		};
 		await expect(
 			sendWithPolicy({ node, method: 'GET', deadline: Date.now() + 1500 }, send),
@@ -153,82 +152,5 @@ describe("a caller's time budget (a trigger poll)", () => {
 		);
 		expect(attempts).toBe(1 + 1); // the wait before a third attempt would pass the budget
 		expect(Date.now() - started).toBeLessThan(1500);
-	});
-});
-
-describe('a documentUrl names its company', () => {
-	it('downloads from the listed path itself, with no Company ID and no token lookup', async () => {
-		const token = await session.token('GB3001');
-		const [listed] = await runPartnerPayroll(
-			{ resource: 'document', operation: 'getAutoEnrolmentDocuments', companyId: 'GB3001' },
-			session.accessToken(token),
-		);
-		await session.clearRequests();
-		const [item] = await runPartnerPayroll(
-			{ resource: 'document', operation: 'download', documentId: String(listed.json.documentUrl) },
-			session.accessToken(token),
-		);
-		expect(item.json).toMatchObject({ companyId: 'GB3001', documentId: listed.json.documentId });
-		expect(
-			(await session.requests()).map((request) => `${request.method} ${request.path}`),
-		).toEqual([`GET /api/v1${String(listed.json.documentUrl)}`]);
-	});
-});
-
-describe('the error map', () => {
-	const node = { name: 'Partner Payroll' } as INode;
-	const answer = (statusCode: number, body: object, headers = {}): IN8nHttpFullResponse => ({
-		statusCode,
-		body,
-		headers,
-	});
-
-	it("shows the body's errors[] entries", () => {
-		const error = apiErrorFromResponse(
-			node,
-			answer(400, {
-				error: 'Bad Request',
-				details: 'monthOfApplication is invalid',
-				errors: [{ field: 'monthOfApplication', message: 'must be YYYYMM' }],
-			}),
-		);
-		expect(error.message).toBe('Bad request: monthOfApplication is invalid');
-		expect(error.description).toContain('"field":"monthOfApplication","message":"must be YYYYMM"');
-	});
-
-	it('keeps the title of a proxy HTML page, not its markup', () => {
-		const html = '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>';
-		const error = apiErrorFromResponse(node, answer(502, Buffer.from(html)));
-		expect(error.message).toBe('The Partner Payroll service failed (HTTP 502)');
-		expect(error.description).toBe('The service answered: 502 Bad Gateway');
-		expect(error.retryable).toBe(true);
-	});
-
-	it('the 429 advice names a setting of the node that failed', () => {
-		const advice = 'Poll less often: raise Poll Times of this trigger.';
-		const error = apiErrorFromResponse(node, answer(429, { message: 'API rate limit exceeded' }), {
-			rateLimitAdvice: advice,
-		});
-		expect(error.description).toContain(advice);
-	});
-});
-
-describe('file names from Content-Disposition are safe base names', () => {
-	it.each([
-		['attachment; filename="../../etc/passwd"', 'passwd'],
-		['attachment; filename="C:\\\\temp\\\\pay.txt"', 'pay.txt'],
-		["attachment; filename*=UTF-8''..%2F..%2Fsecret.pdf", 'secret.pdf'],
-		['attachment; filename*=UTF-8\'\'r%C3%A9sum%C3%A9.pdf; filename="resume.pdf"', 'résumé.pdf'],
-		['attachment; filename="..."', undefined],
-		['attachment; filename="a\u0000b\u001fc.csv"', 'abc.csv'],
-		['attachment; filename=".hidden"', 'hidden'],
-	])('%p → %p', (header, expected) => {
-		expect(fileNameFromContentDisposition(header)).toBe(expected);
-	});
-
-	it('bounds the length and keeps the extension', () => {
-		const name = safeFileName(`${'x'.repeat(500)}.pdf`)!;
-		expect(name).toHaveLength(200);
-		expect(name.endsWith('.pdf')).toBe(true);
 	});
 });

@@ -1,19 +1,16 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { binaryPropertyNameField, monthField } from '../../../shared/descriptions';
+import { binaryPropertyNameField, monthField } from '../commonFields';
 
-const showOnlyForDownloadCsv = { resource: ['accounting'], operation: ['downloadCsv'] };
-
-export const downloadCsvFields: INodeProperties[] = [
-	{ ...monthField, displayOptions: { show: showOnlyForDownloadCsv } },
-	{ ...binaryPropertyNameField, displayOptions: { show: showOnlyForDownloadCsv } },
+const properties: INodeProperties[] = [
+	monthField,
+	binaryPropertyNameField,
 	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		displayOptions: { show: showOnlyForDownloadCsv },
 		options: [
 			{
 				displayName: 'Parse Lines',
@@ -26,3 +23,8 @@ export const downloadCsvFields: INodeProperties[] = [
 		],
 	},
 ];
+
+export const downloadCsvDescription = updateDisplayOptions(
+	{ show: { resource: ['accounting'], operation: ['downloadCsv'] } },
+	properties,
+);

@@ -1,9 +1,10 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { monthField } from '../../../shared/descriptions';
+import { monthField } from '../commonFields';
 
-const showOnlyForGetEntries = { resource: ['accounting'], operation: ['getEntries'] };
+const properties: INodeProperties[] = [monthField];
 
-export const getEntriesFields: INodeProperties[] = [
-	{ ...monthField, displayOptions: { show: showOnlyForGetEntries } },
-];
+export const getEntriesDescription = updateDisplayOptions(
+	{ show: { resource: ['accounting'], operation: ['getEntries'] } },
+	properties,
+);

@@ -1,10 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { accountingCsvToItems, operationRouting, sendMonthAsDate } from '../../helpers/hooks';
-import { downloadCsvFields } from './downloadCsv';
-import { getEntriesFields } from './getEntries';
+import { operationRouting } from '../../helpers/routing';
+import { companyIdFieldOf } from '../commonFields';
+import { downloadCsvDescription } from './downloadCsv';
+import { getEntriesDescription } from './getEntries';
+import { accountingCsvPostReceive } from './hooks';
 
-export const accountingOperations: INodeProperties = {
+const operationSelector: INodeProperties = {
 	displayName: 'Operation',
 	name: 'operation',
 	type: 'options',
@@ -19,11 +21,11 @@ export const accountingOperations: INodeProperties = {
 				'Download the accounting export of a month as a CSV file (French companies), optionally parsed into one item per line',
 			routing: operationRouting({
 				method: 'GET',
-				path: '/companies/{companyId}/accounting',
+				belowCompany: '/accounting',
+				sendsMonth: true,
 				binary: true,
 				country: 'FR',
-				preSend: [sendMonthAsDate],
-				postReceive: [accountingCsvToItems],
+				postReceive: [accountingCsvPostReceive],
 			}),
 		},
 		{
@@ -33,13 +35,18 @@ export const accountingOperations: INodeProperties = {
 			description: 'Get the accounting entries of a month, one item per entry (French companies)',
 			routing: operationRouting({
 				method: 'GET',
-				path: '/companies/{companyId}/accounting-v2',
+				belowCompany: '/accounting-v2',
+				sendsMonth: true,
 				country: 'FR',
-				preSend: [sendMonthAsDate],
 			}),
 		},
 	],
 	default: 'getEntries',
 };
 
-export const accountingFields: INodeProperties[] = [...getEntriesFields, ...downloadCsvFields];
+export const accountingDescription: INodeProperties[] = [
+	operationSelector,
+	companyIdFieldOf('accounting'),
+	...getEntriesDescription,
+	...downloadCsvDescription,
+];

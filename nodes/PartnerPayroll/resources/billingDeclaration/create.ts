@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
 const productNameField: INodeProperties = {
 	displayName: 'Product Name',
@@ -7,9 +7,7 @@ const productNameField: INodeProperties = {
 	default: '',
 };
 
-const showOnlyForCreate = { resource: ['billingDeclaration'], operation: ['create'] };
-
-export const createFields: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Month of Application',
 		name: 'monthOfApplication',
@@ -19,7 +17,6 @@ export const createFields: INodeProperties[] = [
 		placeholder: '202610',
 		description:
 			'Month the declaration applies to, as YYYYMM (YYYY-MM and ISO dates are converted)',
-		displayOptions: { show: showOnlyForCreate },
 	},
 	{
 		displayName: 'Quantity by Products',
@@ -28,7 +25,6 @@ export const createFields: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add product',
 		default: {},
-		displayOptions: { show: showOnlyForCreate },
 		options: [
 			{
 				displayName: 'Product',
@@ -54,7 +50,6 @@ export const createFields: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		displayOptions: { show: showOnlyForCreate },
 		options: [
 			{
 				displayName: 'Employees by Products (Deprecated)',
@@ -85,3 +80,8 @@ export const createFields: INodeProperties[] = [
 		],
 	},
 ];
+
+export const createDescription = updateDisplayOptions(
+	{ show: { resource: ['billingDeclaration'], operation: ['create'] } },
+	properties,
+);

@@ -1,13 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import {
-	confirmBillingDeclaration,
-	operationRouting,
-	sendBillingDeclaration,
-} from '../../helpers/hooks';
-import { createFields } from './create';
+import { operationRouting } from '../../helpers/routing';
+import { companyIdFieldOf } from '../commonFields';
+import { createDescription } from './create';
+import { billingConfirmationPostReceive, billingDeclarationPreSend } from './hooks';
 
-export const billingDeclarationOperations: INodeProperties = {
+const operationSelector: INodeProperties = {
 	displayName: 'Operation',
 	name: 'operation',
 	type: 'options',
@@ -21,14 +19,18 @@ export const billingDeclarationOperations: INodeProperties = {
 			description: 'Declare the billing data of a company for a month (partner applications only)',
 			routing: operationRouting({
 				method: 'POST',
-				path: '/companies/{companyId}/billing-declarations',
+				belowCompany: '/billing-declarations',
 				effect: 'The billing declaration',
-				preSend: [sendBillingDeclaration],
-				postReceive: [confirmBillingDeclaration],
+				preSend: [billingDeclarationPreSend],
+				postReceive: [billingConfirmationPostReceive],
 			}),
 		},
 	],
 	default: 'create',
 };
 
-export const billingDeclarationFields: INodeProperties[] = [...createFields];
+export const billingDeclarationDescription: INodeProperties[] = [
+	operationSelector,
+	companyIdFieldOf('billingDeclaration'),
+	...createDescription,
+];

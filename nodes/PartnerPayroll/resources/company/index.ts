@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { operationRouting } from '../../helpers/hooks';
+import { operationRouting } from '../../helpers/routing';
+import { companyIdFieldOf } from '../commonFields';
 
-export const companyOperations: INodeProperties = {
+const operationSelector: INodeProperties = {
 	displayName: 'Operation',
 	name: 'operation',
 	type: 'options',
@@ -15,7 +16,7 @@ export const companyOperations: INodeProperties = {
 			action: 'Get a company',
 			description:
 				'Get the record of a company: name, country, identification number, address, active contracts',
-			routing: operationRouting({ method: 'GET', path: '/companies/{companyId}' }),
+			routing: operationRouting({ method: 'GET', belowCompany: '' }),
 		},
 		{
 			name: 'Get French Record',
@@ -24,10 +25,16 @@ export const companyOperations: INodeProperties = {
 			description: 'Get the record of a French company with its French-specific fields',
 			routing: operationRouting({
 				method: 'GET',
-				path: '/companies-fr/{companyId}',
+				belowCompany: '',
+				collection: 'companies-fr',
 				country: 'FR',
 			}),
 		},
 	],
 	default: 'get',
 };
+
+export const companyDescription: INodeProperties[] = [
+	operationSelector,
+	companyIdFieldOf('company'),
+];

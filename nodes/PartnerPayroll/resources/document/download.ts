@@ -1,10 +1,8 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { binaryPropertyNameField } from '../../../shared/descriptions';
+import { binaryPropertyNameField } from '../commonFields';
 
-const showOnlyForDownload = { resource: ['document'], operation: ['download'] };
-
-export const downloadFields: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Document ID',
 		name: 'documentId',
@@ -14,7 +12,11 @@ export const downloadFields: INodeProperties[] = [
 		placeholder: 'e.g. {{ $json.documentUrl }}',
 		description:
 			'A documentId, or a documentUrl exactly as the document listings return it. Only documents returned by a listing can be downloaded.',
-		displayOptions: { show: showOnlyForDownload },
 	},
-	{ ...binaryPropertyNameField, displayOptions: { show: showOnlyForDownload } },
+	binaryPropertyNameField,
 ];
+
+export const downloadDescription = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: ['download'] } },
+	properties,
+);

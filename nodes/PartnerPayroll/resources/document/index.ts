@@ -1,26 +1,23 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import {
-	attachListedDocuments,
-	documentToItem,
-	fillDocumentPath,
-	operationRouting,
-} from '../../helpers/hooks';
-import { downloadFields } from './download';
-import { listDocumentsFields } from './listDocuments';
+import { operationRouting } from '../../helpers/routing';
+import { companyIdFieldOf } from '../commonFields';
+import { downloadDescription } from './download';
+import { documentPathPreSend, documentPostReceive, listedDocumentsPostReceive } from './hooks';
+import { listingsDescription } from './listings';
 
-const listRouting = (path: string) =>
+const listingRouting = (belowCompany: string) =>
 	operationRouting({
 		method: 'GET',
-		path,
+		belowCompany,
 		country: 'GB',
 		postReceive: [
 			{ type: 'rootProperty', properties: { property: 'documents' } },
-			attachListedDocuments,
+			listedDocumentsPostReceive,
 		],
 	});
 
-export const documentOperations: INodeProperties = {
+const operationSelector: INodeProperties = {
 	displayName: 'Operation',
 	name: 'operation',
 	type: 'options',
@@ -34,10 +31,9 @@ export const documentOperations: INodeProperties = {
 			description: 'Download a listed document as a PDF file, by ID or by its documentUrl',
 			routing: operationRouting({
 				method: 'GET',
-				path: '/companies/{companyId}/documents',
 				binary: true,
-				preSend: [fillDocumentPath],
-				postReceive: [documentToItem],
+				preSend: [documentPathPreSend],
+				postReceive: [documentPostReceive],
 			}),
 		},
 		{
@@ -46,7 +42,7 @@ export const documentOperations: INodeProperties = {
 			action: 'Get the auto enrolment documents of a company',
 			description:
 				'List the UK pension auto-enrolment letters, one item per document (UK companies)',
-			routing: listRouting('/companies/{companyId}/auto-enrolment-documents'),
+			routing: listingRouting('/auto-enrolment-documents'),
 		},
 		{
 			name: 'Get Income Tax Documents',
@@ -54,10 +50,15 @@ export const documentOperations: INodeProperties = {
 			action: 'Get the income tax documents of a company',
 			description:
 				'List the UK income tax documents (P60, P45, P11D), one item per document (UK companies)',
-			routing: listRouting('/companies/{companyId}/income-taxes-documents'),
+			routing: listingRouting('/income-taxes-documents'),
 		},
 	],
 	default: 'getIncomeTaxDocuments',
 };
 
-export const documentFields: INodeProperties[] = [...listDocumentsFields, ...downloadFields];
+export const documentDescription: INodeProperties[] = [
+	operationSelector,
+	companyIdFieldOf('document'),
+	...listingsDescription,
+	...downloadDescription,
+];

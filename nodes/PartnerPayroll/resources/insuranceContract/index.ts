@@ -1,16 +1,17 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { operationRouting } from '../../helpers/hooks';
+import { operationRouting } from '../../helpers/routing';
+import { companyIdFieldOf } from '../commonFields';
 
-const contractsRouting = (path: string) =>
+const contractsRouting = (belowCompany: string) =>
 	operationRouting({
 		method: 'GET',
-		path,
+		belowCompany,
 		country: 'FR',
 		postReceive: [{ type: 'rootProperty', properties: { property: 'contracts' } }],
 	});
 
-export const insuranceContractOperations: INodeProperties = {
+const operationSelector: INodeProperties = {
 	displayName: 'Operation',
 	name: 'operation',
 	type: 'options',
@@ -23,7 +24,7 @@ export const insuranceContractOperations: INodeProperties = {
 			action: 'Get the health insurance contracts of a company',
 			description:
 				'List the French health insurance (mutuelle) contracts, one item per contract (French companies)',
-			routing: contractsRouting('/companies/{companyId}/health-insurance-contracts'),
+			routing: contractsRouting('/health-insurance-contracts'),
 		},
 		{
 			name: 'Get Provident Fund Contracts',
@@ -31,8 +32,13 @@ export const insuranceContractOperations: INodeProperties = {
 			action: 'Get the provident fund contracts of a company',
 			description:
 				'List the French provident fund (prévoyance) contracts, one item per contract (French companies)',
-			routing: contractsRouting('/companies/{companyId}/provident-fund-contracts'),
+			routing: contractsRouting('/provident-fund-contracts'),
 		},
 	],
 	default: 'getHealthInsurance',
 };
+
+export const insuranceContractDescription: INodeProperties[] = [
+	operationSelector,
+	companyIdFieldOf('insuranceContract'),
+];

@@ -1,13 +1,10 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { binaryPropertyNameField, monthField } from '../../../shared/descriptions';
+import { binaryPropertyNameField, monthField } from '../commonFields';
 
-const showOnlyForDownloadPaymentFile = {
-	resource: ['payroll'],
-	operation: ['downloadPaymentFile'],
-};
+const properties: INodeProperties[] = [monthField, binaryPropertyNameField];
 
-export const downloadPaymentFileFields: INodeProperties[] = [
-	{ ...monthField, displayOptions: { show: showOnlyForDownloadPaymentFile } },
-	{ ...binaryPropertyNameField, displayOptions: { show: showOnlyForDownloadPaymentFile } },
-];
+export const downloadPaymentFileDescription = updateDisplayOptions(
+	{ show: { resource: ['payroll'], operation: ['downloadPaymentFile'] } },
+	properties,
+);

@@ -1,9 +1,10 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { monthField } from '../../../shared/descriptions';
+import { monthField } from '../commonFields';
 
-const showOnlyForGetStatus = { resource: ['payroll'], operation: ['getStatus'] };
+const properties: INodeProperties[] = [monthField];
 
-export const getStatusFields: INodeProperties[] = [
-	{ ...monthField, displayOptions: { show: showOnlyForGetStatus } },
-];
+export const getStatusDescription = updateDisplayOptions(
+	{ show: { resource: ['payroll'], operation: ['getStatus'] } },
+	properties,
+);

@@ -1,15 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import {
-	operationRouting,
-	paymentFileToItem,
-	payrollStatusToItem,
-	sendMonthAsDate,
-} from '../../helpers/hooks';
-import { downloadPaymentFileFields } from './downloadPaymentFile';
-import { getStatusFields } from './getStatus';
+import { operationRouting } from '../../helpers/routing';
+import { companyIdFieldOf } from '../commonFields';
+import { downloadPaymentFileDescription } from './downloadPaymentFile';
+import { getStatusDescription } from './getStatus';
+import { paymentFilePostReceive, payrollStatusPostReceive } from './hooks';
 
-export const payrollOperations: INodeProperties = {
+const operationSelector: INodeProperties = {
 	displayName: 'Operation',
 	name: 'operation',
 	type: 'options',
@@ -24,10 +21,10 @@ export const payrollOperations: INodeProperties = {
 				'Download the payment file (bank transfers) of a month as a binary file. It holds bank details: store it with care.',
 			routing: operationRouting({
 				method: 'GET',
-				path: '/companies/{companyId}/payment-files',
+				belowCompany: '/payment-files',
+				sendsMonth: true,
 				binary: true,
-				preSend: [sendMonthAsDate],
-				postReceive: [paymentFileToItem],
+				postReceive: [paymentFilePostReceive],
 			}),
 		},
 		{
@@ -38,13 +35,18 @@ export const payrollOperations: INodeProperties = {
 				'Whether the payroll of a month is completed, and when its last run ended, with the company and month',
 			routing: operationRouting({
 				method: 'GET',
-				path: '/companies/{companyId}/payroll-status',
-				preSend: [sendMonthAsDate],
-				postReceive: [payrollStatusToItem],
+				belowCompany: '/payroll-status',
+				sendsMonth: true,
+				postReceive: [payrollStatusPostReceive],
 			}),
 		},
 	],
 	default: 'getStatus',
 };
 
-export const payrollFields: INodeProperties[] = [...getStatusFields, ...downloadPaymentFileFields];
+export const payrollDescription: INodeProperties[] = [
+	operationSelector,
+	companyIdFieldOf('payroll'),
+	...getStatusDescription,
+	...downloadPaymentFileDescription,
+];

@@ -297,23 +297,6 @@ describe('readPayrollState and withCompanyState', () => {
 		expect(readPayrollState(JSON.parse(JSON.stringify(written)))).toEqual(written);
 	});
 
-	it('carries the one-company state of earlier versions over', () => {
-		const months = { '202611': { status: 'not_completed', executionEndDate: null } };
-		expect(readPayrollState({ companyId: 'FR1001', watch: 'both@Europe/Paris', months })).toEqual({
-			companies: {
-				FR1001: { months, fired: [], selection: 'both', lastPolledMonth: '202611' },
-			},
-		});
-	});
-
-	it('carries the Previous Month state of earlier versions over with the current month of its poll', () => {
-		const months = { '202610': { status: 'not_completed', executionEndDate: null } };
-		expect(
-			readPayrollState({ companyId: 'FR1001', watch: 'previous@Europe/Paris', months })?.companies
-				.FR1001.lastPolledMonth,
-		).toBe('202611');
-	});
-
 	it.each([
 		undefined,
 		null,

@@ -1,18 +1,14 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-const showOnlyForListings = {
-	resource: ['document'],
-	operation: ['getIncomeTaxDocuments', 'getAutoEnrolmentDocuments'],
-};
+// The fields of both listings: Get Income Tax Documents and Get Auto-Enrolment Documents.
 
-export const listDocumentsFields: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		displayOptions: { show: showOnlyForListings },
 		options: [
 			{
 				displayName: 'Download Files',
@@ -31,3 +27,13 @@ export const listDocumentsFields: INodeProperties[] = [
 		],
 	},
 ];
+
+export const listingsDescription = updateDisplayOptions(
+	{
+		show: {
+			resource: ['document'],
+			operation: ['getIncomeTaxDocuments', 'getAutoEnrolmentDocuments'],
+		},
+	},
+	properties,
+);

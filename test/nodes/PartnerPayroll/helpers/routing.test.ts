@@ -5,7 +5,7 @@ import {
 	SandboxSession,
 	failureOf,
 	runPartnerPayroll,
-} from '../../support/fixtures';
+} from '../../../support/fixtures';
 
 const session = new SandboxSession();
 beforeAll(async () => await session.start());

@@ -1,4 +1,4 @@
-import { SandboxSession, runPartnerPayroll } from '../../../support/fixtures';
+import { SandboxSession, runPartnerPayroll } from '../../../../support/fixtures';
 
 const session = new SandboxSession();
 beforeAll(async () => await session.start());

@@ -1,5 +1,5 @@
-import { binaryBytes } from '../../../support/n8n-harness';
-import { SandboxSession, runPartnerPayroll, sha256 } from '../../../support/fixtures';
+import { binaryBytes } from '../../../../support/n8n-harness';
+import { SandboxSession, runPartnerPayroll, sha256 } from '../../../../support/fixtures';
 
 const session = new SandboxSession();
 beforeAll(async () => await session.start());
@@ -153,5 +153,24 @@ describe('document', () => {
 			httpCode: '404',
 			description: expect.stringContaining('the United Kingdom (GB) only'),
 		});
+	});
+});
+
+describe('a documentUrl names its company', () => {
+	it('downloads from the listed path itself, with no Company ID and no token lookup', async () => {
+		const token = await session.token('GB3001');
+		const [listed] = await runPartnerPayroll(
+			{ resource: 'document', operation: 'getAutoEnrolmentDocuments', companyId: 'GB3001' },
+			session.accessToken(token),
+		);
+		await session.clearRequests();
+		const [item] = await runPartnerPayroll(
+			{ resource: 'document', operation: 'download', documentId: String(listed.json.documentUrl) },
+			session.accessToken(token),
+		);
+		expect(item.json).toMatchObject({ companyId: 'GB3001', documentId: listed.json.documentId });
+		expect(
+			(await session.requests()).map((request) => `${request.method} ${request.path}`),
+		).toEqual([`GET /api/v1${String(listed.json.documentUrl)}`]);
 	});
 });

@@ -1,7 +1,7 @@
 import {
 	accountingEntriesFromCsv,
 	parseSemicolonCsv,
-} from '../../../../nodes/PartnerPayroll/helpers/accountingCsv';
+} from '../../../../../nodes/PartnerPayroll/resources/accounting/csv';
 
 const HEADER =
 	'EcritureDate;ContractID;AxeAnalytique1;SectionAnalytique1;CodeAnalytique1;AxeAnalytique2;SectionAnalytique2;CodeAnalytique2;AxeAnalytique3;SectionAnalytique3;CodeAnalytique3;AxeAnalytique4;SectionAnalytique4;CodeAnalytique4;EmployeLib;CompteNum;CompteLib;Debit;Credit';

@@ -1,6 +1,6 @@
 import type { INode } from 'n8n-workflow';
 
-import { parseDocumentReference } from '../../../nodes/shared/documentReference';
+import { parseDocumentReference } from '../../../nodes/shared/documents';
 
 const node = { name: 'Partner Payroll' } as INode;
 const base = 'https://api.example.com/partner/v1';

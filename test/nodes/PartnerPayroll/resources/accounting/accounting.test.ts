@@ -1,5 +1,5 @@
-import { binaryBytes } from '../../../support/n8n-harness';
-import { SandboxSession, runPartnerPayroll, sha256 } from '../../../support/fixtures';
+import { binaryBytes } from '../../../../support/n8n-harness';
+import { SandboxSession, runPartnerPayroll, sha256 } from '../../../../support/fixtures';
 
 const session = new SandboxSession();
 beforeAll(async () => await session.start());

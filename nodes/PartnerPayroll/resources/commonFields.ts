@@ -1,0 +1,31 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { companyIdField } from '../../shared/descriptions';
+
+// Fields that several operations of the node show; each operation's file sets where they show.
+
+/** Company ID, shown for every operation of one resource. */
+export const companyIdFieldOf = (resource: string): INodeProperties => ({
+	...companyIdField,
+	displayOptions: { show: { resource: [resource] } },
+});
+
+export const monthField: INodeProperties = {
+	displayName: 'Month',
+	name: 'month',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: '202610',
+	description:
+		'Payroll month as YYYYMM. YYYY-MM and ISO dates (for example from {{ $now }}) are accepted and converted.',
+};
+
+export const binaryPropertyNameField: INodeProperties = {
+	displayName: 'Put Output File in Field',
+	name: 'binaryPropertyName',
+	type: 'string',
+	required: true,
+	default: 'data',
+	hint: 'The name of the output binary field to put the file in',
+};

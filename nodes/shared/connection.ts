@@ -1,0 +1,48 @@
+import type { IExecuteSingleFunctions, IPollFunctions } from 'n8n-workflow';
+
+export type PartnerPayrollFunctions = IExecuteSingleFunctions | IPollFunctions;
+
+/** What the caller sets: the node for an execution, the trigger for a poll. */
+interface CallerSettings {
+	/** What a rate-limit error tells the user to change, in terms of the caller's own settings. */
+	rateLimitAdvice: string;
+	/** When every request must have ended (epoch ms): a trigger poll's budget. */
+	deadline?: number;
+}
+
+/** What every request of one execution or one poll shares: the credential's addresses and token, and the caller's settings. */
+export interface Connection extends CallerSettings {
+	credentialType: string;
+	baseUrl: string;
+	authServerUrl: string;
+	/** Only for the introspection body; never put into output, errors or logs. */
+	accessToken: string;
+}
+
+const withoutTrailingSlashes = (url: unknown) =>
+	String(url ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+
+/** Reads the credential that the `authentication` parameter chooses (`oAuth2` or `accessToken`). */
+export async function readConnection(
+	context: PartnerPayrollFunctions,
+	caller: CallerSettings,
+): Promise<Connection> {
+	const authentication = context.getNodeParameter('authentication', 'accessToken') as string;
+	const credentialType =
+		authentication === 'oAuth2' ? 'partnerPayrollOAuth2Api' : 'partnerPayrollApi';
+	const credentials = await context.getCredentials(credentialType);
+	const oauthTokenData = credentials.oauthTokenData as { access_token?: string } | undefined;
+	return {
+		...caller,
+		credentialType,
+		baseUrl: withoutTrailingSlashes(credentials.baseUrl),
+		authServerUrl: withoutTrailingSlashes(credentials.authServerUrl),
+		accessToken: String(
+			authentication === 'oAuth2'
+				? (oauthTokenData?.access_token ?? '')
+				: (credentials.accessToken ?? ''),
+		),
+	};
+}
