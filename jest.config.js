@@ -1,7 +1,7 @@
 // The sandbox on its own, the package run in-process by n8n-core, the end-to-end suites inside a real
-// n8n once per version of the compatibility matrix (e2e/lib/runtimes.js), and queue mode (main, two
+// n8n once per version of the compatibility matrix (real-n8n/lib/runtimes.js), and queue mode (main, two
 // workers, Redis, Postgres) in the newest n8n. `npm run test:fast` runs the first two only.
-const { RUNTIMES, n8nRuntime } = require('./e2e/lib/runtimes');
+const { RUNTIMES, n8nRuntime } = require('./real-n8n/lib/runtimes');
 
 const tsJest = ['ts-jest', { tsconfig: '<rootDir>/test/tsconfig.json' }];
 const QUEUE_TESTS = '<rootDir>/test/e2e/queue/';
@@ -12,11 +12,11 @@ const modulePathIgnorePatterns = [
 	'<rootDir>/.n8n-runtime',
 	'<rootDir>/.n8n-demo',
 	'<rootDir>/.n8n-queue/',
-	'<rootDir>/e2e/n8n',
+	'<rootDir>/real-n8n/n8n',
 ];
 const project = (options) => ({ testEnvironment: 'node', modulePathIgnorePatterns, ...options });
 
-/** The end-to-end suites in one n8n version: E2E_N8N tells e2e/lib which one. */
+/** The end-to-end suites in one n8n version: E2E_N8N tells real-n8n/lib which one. */
 const e2eProject = (runtime) =>
 	project({
 		displayName: runtime.projectName('e2e'),

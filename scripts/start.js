@@ -4,7 +4,7 @@
 // package, connected to the Partner Payroll sandbox, with ready credentials and example workflows.
 // Ctrl-C stops everything it started.
 //
-//   npm start                       the newest supported n8n (see e2e/lib/runtimes.js), SQLite
+//   npm start                       the newest supported n8n (see real-n8n/lib/runtimes.js), SQLite
 //   npm start -- --n8n=2.8.4        the pinned older n8n instead (also: PARTNER_PAYROLL_N8N=2.8.4 npm start)
 //   npm run start:queue             queue mode: Redis, Postgres, a main instance and two workers
 //                                   (`node scripts/start.js --queue`)
@@ -40,7 +40,7 @@ const {
 	ensurePayrollCompleted,
 	ensureDebianPackages,
 	createQueueCluster,
-} = require('../e2e/lib');
+} = require('../real-n8n/lib');
 
 const QUEUE = process.argv.includes('--queue');
 const RUNTIME = runtimeFromArgs();

@@ -4,11 +4,11 @@
 // so that the README's test command works on a fresh machine by itself.
 // - Debian packages: chromium (editor and OAuth2 tests), redis-server and postgresql (queue mode), with
 //   apt-get as root; otherwise it stops at once with the one command to run.
-// - Every n8n version of the matrix (e2e/lib/runtimes.js), from its committed recipe, side by side (each
+// - Every n8n version of the matrix (real-n8n/lib/runtimes.js), from its committed recipe, side by side (each
 //   logs to <install folder>/install.log); nothing to do when already installed.
 const fs = require('node:fs');
 const path = require('node:path');
-const { RUNTIMES, ensureDebianPackages, ensureN8nInstalled, isN8nInstalled } = require('../e2e/lib');
+const { RUNTIMES, ensureDebianPackages, ensureN8nInstalled, isN8nInstalled } = require('../real-n8n/lib');
 
 const DEBIAN_PACKAGES = ['chromium', 'redis-server', 'postgresql'];
 

@@ -6,7 +6,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { execFileSync, spawnSync } = require('node:child_process');
 const { startSandboxProcess } = require('./sandbox');
-const { loadE2eLibrary, runtimeOf, nodeVersionOf, createBenchN8n } = require('./n8n');
+const { loadRealN8nLibrary, runtimeOf, nodeVersionOf, createBenchN8n } = require('./n8n');
 const { credentialRecords, subjects, webhookWorkflow, COMPANY, MONTH } = require('./workflows');
 const { itemsRun, rawLoop, downloadRun, streamFloorRun, parseLinesRun, oracleRun } = require('./measure');
 const { measureTrigger } = require('./trigger');
@@ -71,7 +71,7 @@ async function main() {
 		const built = spawnSync('npm', ['run', '--silent', 'build'], { cwd: repoRoot, encoding: 'utf8' });
 		if (built.status !== 0) throw new Error(`npm run build failed\n${built.stdout}${built.stderr}`);
 	}
-	const lib = loadE2eLibrary(options.n8nVersion);
+	const lib = loadRealN8nLibrary(options.n8nVersion);
 	await lib.ensureN8nInstalled();
 	const runtime = runtimeOf(lib);
 	const machine = machineInfo(runtime);

@@ -1,5 +1,5 @@
 'use strict';
-// A real n8n for the benchmark, through the e2e library's public functions: a throwaway user folder
+// A real n8n for the benchmark, through the real-n8n library's public functions: a throwaway user folder
 // with the package installed from `npm pack`, credentials and workflows imported, `n8n start`, the
 // owner account and a public API key. Restartable, so a measurement can start from a fresh process.
 const fs = require('node:fs');
@@ -9,10 +9,10 @@ const { execFileSync } = require('node:child_process');
 const WEBHOOK_READY_TIMEOUT_MS = 60_000;
 const EXECUTION_TIMEOUT_MS = 180_000;
 
-/** The e2e library, with the n8n version chosen before it is loaded (it reads E2E_N8N when it has a choice). */
-function loadE2eLibrary(n8nVersion) {
+/** The real-n8n library, with the n8n version chosen before it is loaded (it reads E2E_N8N when it has a choice). */
+function loadRealN8nLibrary(n8nVersion) {
 	if (n8nVersion) process.env.E2E_N8N = n8nVersion;
-	return require('../../e2e/lib');
+	return require('../../real-n8n/lib');
 }
 
 /** The n8n version that runs (the matrix entry the library selected), and its HTTP Request node's version. */
@@ -148,4 +148,4 @@ function subjectRun(execution, nodeName) {
 	return { executionTime: run.executionTime, items: run.data.main[0] };
 }
 
-module.exports = { loadE2eLibrary, runtimeOf, nodeVersionOf, createBenchN8n, subjectRun };
+module.exports = { loadRealN8nLibrary, runtimeOf, nodeVersionOf, createBenchN8n, subjectRun };

@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { startSandboxProcess } = require('./sandbox');
-const { loadE2eLibrary, runtimeOf, createBenchN8n } = require('./n8n');
+const { loadRealN8nLibrary, runtimeOf, createBenchN8n } = require('./n8n');
 const { credentialRecords, subjects, webhookWorkflow } = require('./workflows');
 const { itemsRun } = require('./measure');
 
@@ -106,7 +106,7 @@ async function profileOne(lib, sandbox, runtime, key, workflow, items) {
 }
 
 async function main() {
-	const lib = loadE2eLibrary(option('--n8n-version'));
+	const lib = loadRealN8nLibrary(option('--n8n-version'));
 	await lib.ensureN8nInstalled();
 	const runtime = runtimeOf(lib);
 	const sandbox = await startSandboxProcess({ accountingLines: 100, paymentFileBytes: 1000 });

@@ -193,13 +193,13 @@ ${perRun('Trigger polls (status requests per month; introspections)', trigger.po
 \`\`\`sh
 npm run bench                          # builds, installs n8n if needed, about 5 to 10 minutes
 npm run bench -- --runs 5              # more runs per figure
-npm run bench -- --n8n-version 2.8.4   # another n8n of the e2e matrix, when the e2e library offers one
+npm run bench -- --n8n-version 2.8.4   # another n8n of the matrix, when the real-n8n library offers one
 npm run bench -- --no-build            # use dist/ as it is
 \`\`\`
 
 This run: \`${command}\`. The bench starts the sandbox (\`sandbox/cli.js\` with \`--accounting-lines\` and
 \`--payment-file-bytes\`) in its own process and a throwaway n8n with the package installed from
-\`npm pack\` (e2e/lib), imports one webhook workflow per subject (Webhook → [Code: 1,000 items] → the node),
+\`npm pack\` (real-n8n/lib), imports one webhook workflow per subject (Webhook → [Code: 1,000 items] → the node),
 and calls them. Parse Lines is compared item by item with \`csv-parse\` (a devDependency) plus an independent
 mapping to the node's item shape. The trigger is activated once per run through n8n's public API: n8n polls
 once at activation, and the sandbox's request log (which numbers TCP connections too) tells what the poll sent.

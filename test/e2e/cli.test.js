@@ -19,7 +19,7 @@ const {
 	listRequests,
 	companyRecord,
 	listedDocuments,
-} = require('../../e2e/lib');
+} = require('../../real-n8n/lib');
 
 jest.setTimeout(180_000);
 

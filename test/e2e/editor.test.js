@@ -23,7 +23,7 @@ const {
 	partnerPayrollNode,
 	chainWorkflow,
 	nodeItems,
-} = require('../../e2e/lib');
+} = require('../../real-n8n/lib');
 
 jest.setTimeout(180_000);
 

@@ -1,5 +1,5 @@
 'use strict';
-// The example workflows `npm start` imports (e2e/examples) run as they are, with the credentials
+// The example workflows `npm start` imports (real-n8n/examples) run as they are, with the credentials
 // `npm start` creates, against the sandbox.
 const fs = require('node:fs');
 const path = require('node:path');
@@ -15,7 +15,7 @@ const {
 	nodeItems,
 	binaryBytes,
 	sha256,
-} = require('../../e2e/lib');
+} = require('../../real-n8n/lib');
 
 jest.setTimeout(180_000);
 

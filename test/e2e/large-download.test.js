@@ -19,7 +19,7 @@ const {
 	N8nRest,
 	N8nPublicApi,
 	measureRssRise,
-} = require('../../e2e/lib');
+} = require('../../real-n8n/lib');
 
 jest.setTimeout(300_000);
 

@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { packPackage, declaredTypes } = require('../../e2e/lib');
+const { packPackage, declaredTypes } = require('../../real-n8n/lib');
 
 const ALLOWED = [
 	/^package\/package\.json$/,

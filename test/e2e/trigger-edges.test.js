@@ -13,7 +13,7 @@ const {
 	statusPollsOf,
 	waitForStatusPolls,
 	triggerItems,
-} = require('../../e2e/lib');
+} = require('../../real-n8n/lib');
 
 const SCHEDULE = pollSchedule();
 jest.setTimeout(SCHEDULE.waitMs(12) + 60_000);

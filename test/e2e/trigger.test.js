@@ -12,7 +12,7 @@ const {
 	statusPollsOf,
 	waitForStatusPolls,
 	triggerItems,
-} = require('../../e2e/lib');
+} = require('../../real-n8n/lib');
 
 const SCHEDULE = pollSchedule();
 // Polls that must pass without a new execution before "nothing more fired" is believed.

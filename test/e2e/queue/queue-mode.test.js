@@ -35,7 +35,7 @@ const {
 	waitForStatusPolls,
 	triggerItems,
 	pollSchedule,
-} = require('../../../e2e/lib');
+} = require('../../../real-n8n/lib');
 
 const RUNTIME = n8nRuntime();
 const SCHEDULE = pollSchedule(RUNTIME);

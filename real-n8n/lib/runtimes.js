@@ -14,7 +14,7 @@ const { repoRoot } = require('./paths');
 const DEFINITIONS = [
 	{
 		label: 'newest',
-		recipeDir: path.join(repoRoot, 'e2e', 'n8n-newest'),
+		recipeDir: path.join(repoRoot, 'real-n8n', 'n8n-newest'),
 		// Hidden folders on purpose: `n8n-node build` copies every **/*.{png,svg} outside the top-level
 		// node_modules into dist/, and only dot folders are skipped.
 		installDir: path.join(repoRoot, '.n8n-runtime-newest'),
@@ -25,7 +25,7 @@ const DEFINITIONS = [
 	},
 	{
 		label: 'pinned',
-		recipeDir: path.join(repoRoot, 'e2e', 'n8n'),
+		recipeDir: path.join(repoRoot, 'real-n8n', 'n8n'),
 		installDir: path.join(repoRoot, '.n8n-runtime'),
 		install: 'with-scripts',
 		// 2.8.4 accepts a cron with an explicit seconds list.

@@ -8,7 +8,7 @@ const repoRoot = path.resolve(__dirname, '..', '..');
 
 module.exports = {
 	repoRoot,
-	examplesDir: path.join(repoRoot, 'e2e', 'examples'),
+	examplesDir: path.join(repoRoot, 'real-n8n', 'examples'),
 	artifactsDir: path.join(repoRoot, 'test-artifacts'),
 	packageName: require(path.join(repoRoot, 'package.json')).name,
 };

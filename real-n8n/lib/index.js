@@ -1,5 +1,5 @@
 'use strict';
-// The e2e library: run the package inside a real n8n (see each module for one concept).
+// The real-n8n library: run the package inside a real n8n (see each module for one concept).
 module.exports = {
 	...require('./paths'),
 	...require('./runtimes'),

@@ -1,5 +1,5 @@
 'use strict';
-// What the example workflows (e2e/examples) expect to find: their credentials, by id, and a completed
+// What the example workflows (real-n8n/examples) expect to find: their credentials, by id, and a completed
 // payroll "last month". Shared by `npm start` and the test that runs the examples.
 const { DEFAULT_CLIENT, accessTokenCredential, oauth2Credential } = require('./credentials');
 
