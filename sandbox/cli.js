@@ -13,14 +13,15 @@ const { API_SCOPES, parseScopes } = require('./scopes');
 const USAGE = `Usage: node sandbox/cli.js [options]
   --port N                 port (default 4010, or env PARTNER_PAYROLL_SANDBOX_PORT; 0 = any free port)
   --host H                 interface to listen on (default 127.0.0.1)
+  --storage-port N         port of the signed-storage origin of redirect faults (default 0 = any free port)
   --accounting-lines N     exact number of lines of every accounting export (CSV and v2)
   --payment-file-bytes N   minimum size of every payment file (padded deterministically)
   --tokens-file PATH       JSON [{"token","companyId","scopes":[...],"clientId"?,"kind"?}] of fixed tokens
   --json                   print the startup information as one JSON line
   --help                   this text`;
 
-const VALUE_OPTIONS = { '--port': 'port', '--host': 'host', '--accounting-lines': 'accountingLines', '--payment-file-bytes': 'paymentFileBytes', '--tokens-file': 'tokensFile' };
-const INTEGER_OPTIONS = ['port', 'accountingLines', 'paymentFileBytes'];
+const VALUE_OPTIONS = { '--port': 'port', '--host': 'host', '--storage-port': 'storagePort', '--accounting-lines': 'accountingLines', '--payment-file-bytes': 'paymentFileBytes', '--tokens-file': 'tokensFile' };
+const INTEGER_OPTIONS = ['port', 'storagePort', 'accountingLines', 'paymentFileBytes'];
 
 function fail(message) {
   process.stderr.write(`${message}\n\n${USAGE}\n`);
@@ -91,6 +92,7 @@ function describe(sandbox, defaultClient, tokens) {
     apiBaseUrl: sandbox.apiBaseUrl,
     authServerUrl: sandbox.authServerUrl,
     controlUrl: `${sandbox.url}/_sandbox`,
+    storageUrl: sandbox.storageUrl,
     defaultClient: {
       clientId: defaultClient.clientId,
       clientSecret: defaultClient.clientSecret,
@@ -107,6 +109,7 @@ function printText(info) {
     `  API base URL:          ${info.apiBaseUrl}`,
     `  Authorization server:  ${info.authServerUrl}  (/authorize, /token, /introspect)`,
     `  Control endpoints:     ${info.controlUrl}`,
+    `  Signed storage:        ${info.storageUrl}  (second origin of redirect faults with to: "other")`,
     '',
     'Default client',
     `  client_id:      ${info.defaultClient.clientId}`,
@@ -139,6 +142,7 @@ async function main() {
     sandbox = await startSandbox({
       port: args.port === undefined ? 4010 : args.port,
       host: args.host,
+      storagePort: args.storagePort,
       accountingLines: args.accountingLines,
       paymentFileBytes: args.paymentFileBytes,
       initialTokens: tokens,

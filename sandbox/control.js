@@ -1,6 +1,6 @@
 'use strict';
 // Control endpoints under /_sandbox (JSON, no auth, never logged, never faulted): reset, payroll statuses,
-// tokens, request log, faults, billing declarations, rate limits, webhooks.
+// tokens, request log, faults, billing declarations, rate limits, webhooks, the signed-storage origin.
 
 const { apiError, InputError } = require('./errors');
 const { jsonReply, emptyReply, readRequestBody, BodyTooLargeError } = require('./http-util');
@@ -36,9 +36,12 @@ function switchPayrollStatus(companyState, webhooks, body) {
   return result;
 }
 
-function createControl({ tokens, companyState, faults, requestLog, rateLimiter, webhooks, reset, seedView }) {
+function createControl({ tokens, companyState, faults, requestLog, rateLimiter, webhooks, reset, seedView, storage, info }) {
   const ROUTES = [
-    { method: 'GET', path: '/', handler: () => jsonReply(200, { endpoints: ROUTES.map((route) => `${route.method} /_sandbox${route.path === '/' ? '' : route.path}`) }) },
+    { method: 'GET', path: '/', handler: () => jsonReply(200, {
+      ...info(),
+      endpoints: ROUTES.map((route) => `${route.method} /_sandbox${route.path === '/' ? '' : route.path}`),
+    }) },
     { method: 'GET', path: '/seed', handler: () => jsonReply(200, {
       companies: seedView.companies,
       months: seedView.months,
@@ -65,6 +68,12 @@ function createControl({ tokens, companyState, faults, requestLog, rateLimiter, 
     { method: 'GET', path: '/requests', handler: () => jsonReply(200, requestLog.list()) },
     { method: 'DELETE', path: '/requests', handler: () => {
       requestLog.clear();
+      return emptyReply(204);
+    } },
+    { method: 'GET', path: '/storage', handler: () => jsonReply(200, { url: storage.url, signedUrls: storage.signed() }) },
+    { method: 'GET', path: '/storage/requests', handler: () => jsonReply(200, storage.requests()) },
+    { method: 'DELETE', path: '/storage/requests', handler: () => {
+      storage.clearRequests();
       return emptyReply(204);
     } },
     { method: 'GET', path: '/faults', handler: () => jsonReply(200, faults.list()) },

@@ -1,17 +1,28 @@
 'use strict';
 // Entry point: startSandbox(options) serves, on one port, the API under /api/v1, the authorization server
-// under /oauth and the control endpoints under /_sandbox. This file wires the parts together and owns what
+// under /oauth and the control endpoints under /_sandbox, and on a second port the signed-storage origin
+// (storage.js) that redirect faults can send clients to. This file wires the parts together and owns what
 // happens around every request: fault injection and the request log.
 
 const http = require('node:http');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { ReplyError, InputError, apiError } = require('./errors');
-const { jsonReply, writeReply, writeTruncatedReply } = require('./http-util');
+const { jsonReply, writeReply, writeTruncatedReply, readRequestBody, BodyTooLargeError } = require('./http-util');
 const { loadClients } = require('./clients');
 const { COMPANIES, findCompany } = require('./seed');
 const { createTokenStore } = require('./tokens');
 const { createCompanyState } = require('./state');
-const { createFaultList, statusFaultReply, malformedReply, preventsOperation, delayBefore } = require('./faults');
+const {
+  createFaultList,
+  statusFaultReply,
+  malformedReply,
+  signInPageReply,
+  redirectFaultReply,
+  sameOriginLocation,
+  isSignInPage,
+  preventsOperation,
+  delayBefore,
+} = require('./faults');
 const { createRequestLog } = require('./request-log');
 const { createRateLimiter } = require('./rate-limit');
 const { createAuthServer } = require('./auth-server');
@@ -19,6 +30,7 @@ const { createResourceServer } = require('./resource-server');
 const { createControl } = require('./control');
 const { createSeedView } = require('./seed-view');
 const { createWebhooks } = require('./webhooks');
+const { createSignedStorage } = require('./storage');
 
 const API_PREFIX = '/api/v1';
 const AUTH_PREFIX = '/oauth';
@@ -51,6 +63,7 @@ async function startSandbox(options = {}) {
     codeTtlMs = 600000,
     initialTokens = [],
     rateLimits,
+    storagePort = 0,
   } = options;
   const startKnobs = {
     accountingLines: sizeKnob('accountingLines', options.accountingLines),
@@ -67,6 +80,8 @@ async function startSandbox(options = {}) {
   const authServer = createAuthServer({ clients, companies: COMPANIES, tokens, codeTtlMs, basePath: AUTH_PREFIX });
   const resourceServer = createResourceServer({ tokens, companyState, rateLimiter, knobs });
   const seedView = createSeedView({ knobs, clients });
+  // The signed-storage origin answers a signed request with what dispatch gives for the original one.
+  const storage = createSignedStorage({ answer: (req, url) => replyFor(() => dispatch(req, url)) });
 
   function loadInitialTokens() {
     for (const token of initialTokens) tokens.issue(token);
@@ -85,6 +100,7 @@ async function startSandbox(options = {}) {
     requestLog.clear();
     rateLimiter.reset();
     webhooks.reset();
+    storage.reset();
     loadInitialTokens();
     return { ...knobs };
   }
@@ -97,6 +113,8 @@ async function startSandbox(options = {}) {
     rateLimiter,
     webhooks,
     seedView,
+    storage,
+    info: () => urls,
     reset,
   });
 
@@ -130,6 +148,26 @@ async function startSandbox(options = {}) {
     }
   }
 
+  /**
+   * A redirect fault: the operation does not run. `same`: this origin, same path and query plus
+   * `redirected=<hop>`. `other`: a signed-storage URL standing for this very request (its body included,
+   * read here), which the storage origin answers without a token.
+   */
+  async function redirectReply(fault, req, url) {
+    if (fault.to === 'same') {
+      req.resume();
+      return redirectFaultReply(fault, sameOriginLocation(urls.url, url));
+    }
+    let body;
+    try {
+      body = await readRequestBody(req);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) return apiError(413, error.message).reply;
+      throw error;
+    }
+    return redirectFaultReply(fault, storage.sign({ method: req.method, headers: req.headers, url, body, status: fault.status }));
+  }
+
   async function serve(req, res, url) {
     const controlPath = underPrefix(url.pathname, CONTROL_PREFIX);
     if (controlPath !== null) {
@@ -140,9 +178,14 @@ async function startSandbox(options = {}) {
     const connection = connectionNumbers.get(req.socket);
     res.on('close', () => requestLog.record(req, url, res.headersSent ? res.statusCode : null, fault && fault.type, connection));
     const faultReply = () => statusFaultReply(fault, rateLimiter.limitFor(req.method));
+    if (fault && fault.type === 'redirect') {
+      writeReply(res, await redirectReply(fault, req, url));
+      return;
+    }
     if (fault && preventsOperation(fault)) {
       req.resume();
       if (fault.type === 'reset') res.socket.destroy();
+      else if (isSignInPage(fault)) writeReply(res, signInPageReply());
       else writeReply(res, faultReply());
       return;
     }
@@ -184,23 +227,35 @@ async function startSandbox(options = {}) {
     });
   });
 
+  function closeMain() {
+    return new Promise((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  }
+
   const actualPort = server.address().port;
   const origin = originFor(host, actualPort);
+  let storageUrl;
+  try {
+    storageUrl = await storage.listen(storagePort, host, originFor);
+  } catch (error) {
+    await closeMain();
+    throw error;
+  }
   urls = {
     url: origin,
     apiBaseUrl: `${origin}${API_PREFIX}`,
     authServerUrl: `${origin}${AUTH_PREFIX}`,
     controlUrl: `${origin}${CONTROL_PREFIX}`,
+    storageUrl,
   };
 
   let closing = null;
   function close() {
     if (!closing) {
-      closing = new Promise((resolve) => {
-        shutdown.abort();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      shutdown.abort();
+      closing = Promise.all([closeMain(), storage.close()]).then(() => undefined);
     }
     return closing;
   }

@@ -43,6 +43,8 @@ test('--json prints the addresses, the default client and a token per company; f
   expect(info.apiBaseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
   expect(info.authServerUrl).toBe(info.apiBaseUrl.replace('/api/v1', '/oauth'));
   expect(info.controlUrl).toBe(info.apiBaseUrl.replace('/api/v1', '/_sandbox'));
+  expect(info.storageUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  expect(info.storageUrl).not.toBe(info.apiBaseUrl.replace('/api/v1', ''));
   expect(info.defaultClient).toEqual({
     clientId: 'n8n-local',
     clientSecret: 'sandbox-secret-n8n-local',
@@ -65,6 +67,7 @@ test('--json prints the addresses, the default client and a token per company; f
   const { code } = await cli.exited;
   expect(code).toBe(0);
   await expect(fetch(info.apiBaseUrl)).rejects.toThrow();
+  await expect(fetch(info.storageUrl)).rejects.toThrow();
 });
 
 test('text output (port from PARTNER_PAYROLL_SANDBOX_PORT) names every address, the client secret and the tokens; SIGINT stops', async () => {
@@ -73,6 +76,7 @@ test('text output (port from PARTNER_PAYROLL_SANDBOX_PORT) names every address, 
   expect(text).toMatch(/API base URL: +http:\/\/127\.0\.0\.1:\d+\/api\/v1/);
   expect(text).toMatch(/Authorization server: +http:\/\/127\.0\.0\.1:\d+\/oauth/);
   expect(text).toMatch(/Control endpoints: +http:\/\/127\.0\.0\.1:\d+\/_sandbox/);
+  expect(text).toMatch(/Signed storage: +http:\/\/127\.0\.0\.1:\d+ /);
   expect(text).toContain('sandbox-secret-n8n-local');
   expect(text).toContain('http://localhost:5678/rest/oauth2-credential/callback');
   expect(text.match(/sbx_[A-Za-z0-9_-]{20,}/g)).toHaveLength(4);

@@ -1,6 +1,7 @@
 'use strict';
 // Injected faults: status (429/500/503, JSON or HTML, before or after the effect), delay, truncate,
-// malformed, reset; matching, counts, listing, clearing.
+// malformed, the HTML sign-in page (html200), reset; matching, counts, listing, clearing. Redirect faults
+// have their own file (redirects.test.js).
 
 const { startTestSandbox, api, control, token } = require('./helpers');
 
@@ -166,6 +167,51 @@ describe('faults before the operation or after it took effect', () => {
   });
 
   test.each([{ type: 'truncate', afterEffect: true }, { type: 'reset', html: true }])('400 for %j', async (body) => {
+    expect((await addFault(body)).status).toBe(400);
+  });
+});
+
+describe('HTML sign-in page with 200 (html200, or malformed with html: true)', () => {
+  const declaration = { monthOfApplication: '202607', quantityByProducts: [{ productName: 'Payroll', quantity: 3 }] };
+  const declare = () => api(sandbox, '/companies/FR1001/billing-declarations', { method: 'POST', token: t, body: declaration });
+  const declarations = async () => (await control(sandbox, '/billing-declarations?companyId=FR1001')).body;
+
+  test.each([{ type: 'html200' }, { type: 'malformed', html: true }])('%j on a POST: 200 text/html sign-in page, nothing recorded', async (fault) => {
+    await addFault({ ...fault, method: 'POST' });
+    const response = await declare();
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const page = await response.text();
+    expect(page.startsWith('<html><head><title>Sign in</title>')).toBe(true);
+    expect(page).toMatch(/<input id="password" name="password" type="password"/);
+    expect(await declarations()).toEqual([]);
+    // Consumed: the next declaration is stored.
+    expect((await declare()).status).toBe(204);
+    expect(await declarations()).toHaveLength(1);
+  });
+
+  test('on a JSON read: the page instead of the company; logged as html200; listed as given', async () => {
+    await addFault({ type: 'html200', path: '/companies/FR1001' });
+    expect((await control(sandbox, '/faults')).body).toEqual([
+      { id: expect.any(Number), type: 'html200', path: '/companies/FR1001', count: 1, remaining: 1 },
+    ]);
+    const response = await company();
+    expect(response.status).toBe(200);
+    await expect(response.json()).rejects.toThrow();
+    expect((await company()).status).toBe(200);
+    expect((await control(sandbox, '/requests')).body.map((entry) => [entry.status, entry.fault])).toEqual([[200, 'html200'], [200, null]]);
+  });
+
+  test('malformed without html keeps its behaviour: the operation runs (the declaration is stored), then a broken 200', async () => {
+    await addFault({ type: 'malformed', method: 'POST' });
+    const response = await declare();
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/application\/json/);
+    await expect(response.json()).rejects.toThrow();
+    expect(await declarations()).toHaveLength(1);
+  });
+
+  test.each([{ type: 'truncate', html: true }, { type: 'delay', delayMs: 1, html: true }])('400 for %j', async (body) => {
     expect((await addFault(body)).status).toBe(400);
   });
 });
