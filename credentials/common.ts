@@ -48,6 +48,22 @@ const CAUSE_BY_CODE: Array<[number, string]> = [
 	]),
 ];
 
+/** An OAuth 2.0 error body (RFC 6749 / RFC 7662: `{"error": "invalid_token"}`) and what it means here. */
+const CAUSE_BY_OAUTH_ERROR: Array<[string, string]> = [
+	[
+		'invalid_token',
+		'The token was refused (invalid_token): it is invalid, revoked or replaced by a newer one. Reconnect or paste a new token.',
+	],
+	[
+		'invalid_request',
+		'The authorization server refused the introspection request (invalid_request). Check the Authorization Server URL.',
+	],
+	[
+		'invalid_client',
+		'The authorization server does not accept the application (invalid_client). Check the client of the token with the provider.',
+	],
+];
+
 /**
  * The "Test" of both credentials: introspection, the token in the bearer header and in the JSON body
  * (the service needs both). Every answer reaches the rules (n8n 2.8 drops the status of a failed
@@ -64,8 +80,16 @@ export function credentialTestRequest(tokenExpression: string): ICredentialTestR
 			body: { token: `={{${tokenExpression}}}` },
 			json: true,
 			ignoreHttpStatusErrors: true,
+			// The token travels in the body: it goes to the Authorization Server URL and nowhere else.
+			disableFollowRedirect: true,
 		},
 		rules: [
+			...CAUSE_BY_OAUTH_ERROR.map(
+				([error, message]): IAuthenticateRuleResponseSuccessBody => ({
+					type: 'responseSuccessBody',
+					properties: { key: 'error', value: error, message },
+				}),
+			),
 			...CAUSE_BY_CODE.map(
 				([code, message]): IAuthenticateRuleResponseSuccessBody => ({
 					type: 'responseSuccessBody',

@@ -1,6 +1,8 @@
 import type { IDataObject, IN8nHttpFullResponse, INodeExecutionData } from 'n8n-workflow';
 
 import type { PartnerPayrollFunctions } from './connection';
+import { failureError } from './errors';
+import { bodyBytes, firstBytes, isStream } from './streams';
 
 /** What is known about a file before the answer arrives. */
 interface ExpectedFile {
@@ -8,6 +10,8 @@ interface ExpectedFile {
 	fileName: string;
 	/** Used when the answer has no Content-Type, or only the generic octet-stream one. */
 	mimeType: string;
+	/** The bytes the file starts with, where its format has a signature (`%PDF-`). */
+	signature?: string;
 }
 
 const GENERIC_MIME_TYPES = ['', 'application/octet-stream', 'binary/octet-stream'];
@@ -56,29 +60,6 @@ function mimeTypeOf(contentType: string, fallback: string): string {
 	return GENERIC_MIME_TYPES.includes(type) ? fallback : type;
 }
 
-/** A body n8n hands over as a stream (requests sent with `encoding: 'stream'`). */
-export function isStream(body: unknown): body is AsyncIterable<Buffer> & { pipe: unknown } {
-	return (
-		typeof body === 'object' &&
-		body !== null &&
-		typeof (body as { pipe?: unknown }).pipe === 'function' &&
-		Symbol.asyncIterator in body
-	);
-}
-
-/** The whole body as bytes; a streamed body is read here, once. */
-export async function bodyBytes(body: unknown): Promise<Buffer> {
-	if (isStream(body)) {
-		const chunks: Buffer[] = [];
-		for await (const chunk of body) chunks.push(Buffer.from(chunk));
-		return Buffer.concat(chunks);
-	}
-	if (Buffer.isBuffer(body)) return body;
-	if (body instanceof ArrayBuffer) return Buffer.from(body);
-	if (typeof body === 'string') return Buffer.from(body, 'binary');
-	return Buffer.from(JSON.stringify(body ?? ''));
-}
-
 /**
  * The one way this package turns a file answer into an n8n item: every byte kept, a real file
  * name and MIME type, and metadata (never the bytes) on the JSON side. A streamed body goes from
@@ -95,6 +76,18 @@ export async function fileToItem(
 		fileNameFromContentDisposition(headerValue(response, 'content-disposition')) ??
 		expected.fileName;
 	const mimeType = mimeTypeOf(headerValue(response, 'content-type'), expected.mimeType);
+	// A sign-in page or a wrong address can answer 200: stored as the file, nobody would notice.
+	if (mimeType === 'text/html') {
+		throw failureError(context.getNode(), 'notTheFile', { what: 'an HTML page' });
+	}
+	if (expected.signature) {
+		const start = await firstBytes(response.body, expected.signature.length);
+		if (start.toString('latin1') !== expected.signature) {
+			throw failureError(context.getNode(), 'notTheFile', {
+				what: `a file that does not start with ${expected.signature}`,
+			});
+		}
+	}
 	const body = isStream(response.body) ? response.body : await bodyBytes(response.body);
 	const binary = await context.helpers.prepareBinaryData(
 		body as Parameters<typeof context.helpers.prepareBinaryData>[0],

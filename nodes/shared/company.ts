@@ -1,5 +1,6 @@
 import type { Connection, PartnerPayrollFunctions } from './connection';
 import { failureError } from './errors';
+import { checkedId } from './ids';
 import { apiRequest } from './transport';
 
 /** The collections a company is read from: its record, its French record, everything below it. */
@@ -34,6 +35,7 @@ async function introspectToken(
 		body: { token: connection.accessToken },
 		headers: { 'Content-Type': 'application/json' },
 		readOnly: true,
+		toAuthorizationServer: true,
 	});
 	return response.body as Introspection;
 }
@@ -44,11 +46,10 @@ export async function resolveCompanyId(
 	connection: Connection,
 	explicitCompanyId: string,
 ): Promise<string> {
+	const node = context.getNode();
 	const typed = explicitCompanyId.trim();
-	if (typed) return typed;
+	if (typed) return checkedId(typed, 'Company ID', node);
 	const introspection = await introspectToken(context, connection);
-	if (!introspection.active || !introspection.company_id) {
-		throw failureError(context.getNode(), 'inactiveToken');
-	}
-	return introspection.company_id;
+	if (!introspection.active || !introspection.company_id) throw failureError(node, 'inactiveToken');
+	return checkedId(introspection.company_id, 'The company of the token', node);
 }

@@ -2,12 +2,21 @@ import type { IExecuteSingleFunctions, IPollFunctions } from 'n8n-workflow';
 
 export type PartnerPayrollFunctions = IExecuteSingleFunctions | IPollFunctions;
 
+/** The node's Request Options (n8n adds them to every declarative node): they apply to every request. */
+export interface RequestOptions {
+	proxy?: string;
+	allowUnauthorizedCerts?: boolean;
+	/** The time one attempt may take, in ms. */
+	timeout?: number;
+}
+
 /** What the caller sets: the node for an execution, the trigger for a poll. */
 interface CallerSettings {
 	/** What a rate-limit error tells the user to change, in terms of the caller's own settings. */
 	rateLimitAdvice: string;
 	/** When every request must have ended (epoch ms): a trigger poll's budget. */
 	deadline?: number;
+	requestOptions?: RequestOptions;
 }
 
 /** What every request of one execution or one poll shares: the credential's addresses and token, and the caller's settings. */

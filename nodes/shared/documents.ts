@@ -4,6 +4,7 @@ import { fileNamePart, fileToItem, safeFileName } from './binary';
 import { companyPath } from './company';
 import type { Connection, PartnerPayrollFunctions } from './connection';
 import { parameterError, type ErrorContext } from './errors';
+import { checkedId, checkedSegment, hasControlCharacter } from './ids';
 import { apiDownload } from './transport';
 
 // A document of the UK listings: how a reference to it is read, where it is downloaded from, its PDF.
@@ -17,14 +18,11 @@ export interface DocumentReference {
 }
 
 // The listings' documentUrl shape (spec sample), below the API base URL.
-const DOCUMENT_PATH = /^\/companies\/([^/]+)\/(?:contracts\/[^/]+\/)?documents\/([^/?#]+)\/?$/;
+const DOCUMENT_PATH = /^\/companies\/([^/]+)\/(?:contracts\/([^/]+)\/)?documents\/([^/?#]+)\/?$/;
 
-function safeDecode(segment: string): string {
-	try {
-		return decodeURIComponent(segment);
-	} catch {
-		return segment;
-	}
+/** What a document's file is: a PDF, checked by its signature. */
+export function pdfFile(fileName: string) {
+	return { fileName, mimeType: 'application/pdf', signature: '%PDF-' };
 }
 
 /** The documented download path of a document id (GET_document_by_id). */
@@ -50,9 +48,11 @@ export function parseDocumentReference(
 				'Use a documentId, or a documentUrl exactly as Get Income Tax Documents or Get Auto-Enrolment Documents return it.',
 		});
 	if (!input) throw refuse('is empty');
-	// `.` and `..` would climb out of the documents path once the URL is normalised.
-	if (input === '.' || input === '..') throw refuse(`"${input}" is not a document id`);
-	if (!input.includes('/')) return { documentId: input };
+	// URL parsing turns a backslash into a slash: refused before, so the path cannot change under us.
+	if (input.includes('\\') || hasControlCharacter(input)) {
+		throw refuse(`${JSON.stringify(input)} contains a backslash or a control character`);
+	}
+	if (!input.includes('/')) return { documentId: checkedId(input, 'Document ID', node, itemIndex) };
 
 	let path = input;
 	if (/^[a-z][a-z\d+.-]*:/i.test(input)) {
@@ -68,12 +68,19 @@ export function parseDocumentReference(
 		path = url.pathname.slice(basePath.length);
 	}
 	const match = DOCUMENT_PATH.exec(path);
-	const documentId = match ? safeDecode(match[2]) : '';
-	const climbs = path.split('/').some((segment) => ['.', '..'].includes(safeDecode(segment)));
-	if (!match || climbs) {
+	if (!match) {
 		throw refuse(`"${input}" is not a document path of the API (/companies/<id>/…/documents/<id>)`);
 	}
-	return { companyId: safeDecode(match[1]), documentId, path: path.replace(/\/+$/, '') };
+	// Rebuilt from decoded, checked and re-encoded segments: the listed path, never more.
+	const [companyId, contractId, documentId] = [match[1], match[2], match[3]].map((segment) =>
+		segment === undefined ? undefined : checkedSegment(segment, 'Document ID', node, itemIndex),
+	);
+	const contract = contractId === undefined ? '' : `/contracts/${encodeURIComponent(contractId)}`;
+	return {
+		companyId,
+		documentId: documentId!,
+		path: companyPath(companyId!, `${contract}/documents/${encodeURIComponent(documentId!)}`),
+	};
 }
 
 /**
@@ -98,7 +105,13 @@ function listedDocumentPath(
 		);
 		if (reference.path && reference.companyId === companyId) return reference.path;
 	}
-	return documentPath(companyId, String(documentId));
+	const id = checkedId(
+		documentId,
+		'documentId of the listed document',
+		context.getNode(),
+		itemIndex,
+	);
+	return documentPath(companyId, id);
 }
 
 /**
@@ -126,13 +139,7 @@ export async function withListedDocumentPdf(
 		},
 		errorContext,
 		async (response) =>
-			await fileToItem(
-				context,
-				response,
-				{ fileName: listedName, mimeType: 'application/pdf' },
-				binaryPropertyName,
-				{},
-			),
+			await fileToItem(context, response, pdfFile(listedName), binaryPropertyName, {}),
 	);
 	return { json: item.json, binary: file.binary };
 }

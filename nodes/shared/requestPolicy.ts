@@ -5,8 +5,8 @@ import {
 	type INode,
 } from 'n8n-workflow';
 
+import { PartnerPayrollApiError } from './apiError';
 import {
-	PartnerPayrollApiError,
 	connectionError,
 	failureError,
 	uncertainWriteError,
@@ -19,9 +19,9 @@ import {
 
 /** Attempts per request in all, the first included. */
 const MAX_ATTEMPTS = 4;
-/** A request with no byte for this long is given up (n8n's timeout is an idle timeout). */
+/** An attempt with no byte for this long is given up (n8n's timeout is an idle timeout), unless the user set a Timeout. */
 const ATTEMPT_TIMEOUT_MS = 25_000;
-/** Attempts plus waits of one request never go past this. */
+/** Attempts plus waits of one request never go past this, or MAX_ATTEMPTS user Timeouts when longer. */
 const REQUEST_BUDGET_MS = 90_000;
 /** The longest wait between attempts; a service asking for more gets an error at once. */
 const MAX_WAIT_MS = 30_000;
@@ -42,6 +42,8 @@ interface RequestPolicy {
 	signal?: AbortSignal;
 	/** An earlier deadline of the caller (epoch ms), e.g. the trigger's poll budget. */
 	deadline?: number;
+	/** The Timeout the user set (Request Options): the time one attempt may take. */
+	attemptTimeoutMs?: number;
 }
 
 /** What one attempt is allowed: n8n's `timeout` for it. */
@@ -50,9 +52,10 @@ interface Attempt {
 	timeoutMs: number;
 }
 
-// The connection was refused: nothing was sent, so even a write may be sent again.
-const NOT_SENT_CODES = ['ECONNREFUSED'];
-const DNS_CODES = ['ENOTFOUND', 'EAI_AGAIN'];
+// Nothing was sent (the connection was refused, a name lookup failed for now), so even a write may
+// be sent again.
+const NOT_SENT_CODES = ['ECONNREFUSED', 'EAI_AGAIN'];
+const DNS_CODES = ['ENOTFOUND'];
 /** Genuine transport failures, the only ones worth another attempt. */
 const LOST_ANSWER_CODES = [
 	'ECONNRESET',
@@ -71,7 +74,8 @@ type Failure =
 	| { kind: 'answer'; error: PartnerPayrollApiError } // the service answered with an error
 	| { kind: 'notSent'; lost: LostAnswer }
 	| { kind: 'lostAnswer'; lost: LostAnswer; error?: PartnerPayrollApiError }
-	| { kind: 'final'; error: Error };
+	// `sentNothing`: known to have failed before the request left (a write needs no warning)
+	| { kind: 'final'; error: Error; sentNothing: boolean };
 
 interface ErrorLike {
 	code?: unknown;
@@ -127,15 +131,24 @@ function classify(policy: RequestPolicy, error: unknown): Failure {
 	const { node, errorContext = {} } = policy;
 	const itemIndex = errorContext.itemIndex;
 	const final = (failure: ReportedFailure, values: Record<string, string | undefined> = {}) =>
-		({ kind: 'final', error: failureError(node, failure, values, itemIndex) }) as const;
+		({
+			kind: 'final',
+			error: failureError(node, failure, values, itemIndex),
+			sentNothing: failure !== 'cancelled',
+		}) as const;
 	if (error instanceof PartnerPayrollApiError && error.httpCode) {
 		return { kind: 'answer', error };
 	}
 	if (error instanceof PartnerPayrollApiError && error.retryable) {
-		return { kind: 'lostAnswer', lost: { reason: error.message }, error };
+		return {
+			kind: 'lostAnswer',
+			lost: { reason: `the connection failed (${error.message})` },
+			error,
+		};
 	}
+	// The package's own errors say themselves what happened (a local check, an answer that is not the API's).
 	if (error instanceof NodeOperationError || error instanceof PartnerPayrollApiError) {
-		return { kind: 'final', error };
+		return { kind: 'final', error, sentNothing: true };
 	}
 	const code = codeOf(error);
 	if (policy.signal?.aborted || code === 'ERR_CANCELED' || /cancel/i.test(String(code))) {
@@ -150,16 +163,25 @@ function classify(policy: RequestPolicy, error: unknown): Failure {
 	if (code === 'ERR_INVALID_URL' || /Invalid URL/i.test(messagesOf(error))) {
 		return final('invalidUrl');
 	}
-	return { kind: 'final', error: error instanceof Error ? error : new Error(String(error)) };
+	// Anything else (an answer that cannot be parsed, a failed redirect...) may have happened after sending.
+	return {
+		kind: 'final',
+		error: error instanceof Error ? error : new Error(String(error)),
+		sentNothing: false,
+	};
 }
 
 function budgetError(policy: RequestPolicy, lastFailure: string, ofCaller: boolean) {
 	return failureError(
 		policy.node,
 		ofCaller ? 'pollRequestBudget' : 'requestBudget',
-		{ last: lastFailure, budget: REQUEST_BUDGET_MS / 1000 },
+		{ last: lastFailure, budget: requestBudgetMs(policy) / 1000 },
 		policy.errorContext?.itemIndex,
 	);
+}
+
+function requestBudgetMs(policy: RequestPolicy): number {
+	return Math.max(REQUEST_BUDGET_MS, MAX_ATTEMPTS * (policy.attemptTimeoutMs ?? 0));
 }
 
 /** Exponential backoff with jitter, so items that failed together do not come back together. */
@@ -179,7 +201,8 @@ export async function sendWithPolicy<T>(
 	policy: RequestPolicy,
 	send: (attempt: Attempt) => Promise<T>,
 ): Promise<T> {
-	const ownDeadline = Date.now() + REQUEST_BUDGET_MS;
+	const ownDeadline = Date.now() + requestBudgetMs(policy);
+	const attemptTimeoutMs = policy.attemptTimeoutMs || ATTEMPT_TIMEOUT_MS;
 	const deadline = Math.min(policy.deadline ?? Infinity, ownDeadline);
 	const ofCaller = deadline < ownDeadline;
 	const idempotent = policy.idempotent ?? isIdempotent(policy.method);
@@ -188,13 +211,24 @@ export async function sendWithPolicy<T>(
 	for (let attempt = 1; ; attempt++) {
 		const remaining = deadline - Date.now();
 		if (remaining <= 0) throw budgetError(policy, last, ofCaller);
+		if (policy.signal?.aborted) throw failureError(policy.node, 'cancelled', {}, context.itemIndex);
 		let failure: Failure;
+		const timeoutMs = Math.min(attemptTimeoutMs, remaining);
+		const started = Date.now();
 		try {
-			return await send({ number: attempt, timeoutMs: Math.min(ATTEMPT_TIMEOUT_MS, remaining) });
+			return await send({ number: attempt, timeoutMs });
 		} catch (error) {
 			failure = classify(policy, error);
 		}
-		if (failure.kind === 'final') throw failure.error;
+		// An answer that stopped arriving until the timeout ended it stalled: it timed out.
+		if (failure.kind === 'lostAnswer' && 'code' in failure.lost) {
+			if (Date.now() - started >= timeoutMs - 100) failure.lost = { code: 'ETIMEDOUT' };
+		}
+		if (failure.kind === 'final') {
+			if (idempotent || failure.sentNothing) throw failure.error;
+			const reason = `the request failed (${failure.error.message})`;
+			throw uncertainWriteError(policy.node, { reason }, context);
+		}
 
 		const answered = failure.kind === 'answer' ? failure.error : undefined;
 		if (answered && !answered.retryable) throw answered;

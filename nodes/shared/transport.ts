@@ -1,7 +1,12 @@
-import type { IDataObject, IHttpRequestMethods, IN8nHttpFullResponse } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+} from 'n8n-workflow';
 
-import type { Connection, PartnerPayrollFunctions } from './connection';
-import { throwIfApiError, type ErrorContext } from './errors';
+import type { Connection, PartnerPayrollFunctions, RequestOptions } from './connection';
+import { failureError, throwIfApiError, type ErrorContext } from './errors';
 import { sendWithPolicy } from './requestPolicy';
 
 interface ApiRequest {
@@ -13,6 +18,43 @@ interface ApiRequest {
 	headers?: IDataObject;
 	/** A POST that only reads (introspection) may be sent again like a GET. */
 	readOnly?: boolean;
+	/** The authorization server: its body carries the token, so no redirect is followed at all. */
+	toAuthorizationServer?: boolean;
+}
+
+/**
+ * What every request of the package carries beyond its own options: the token only to the address
+ * it was sent to (n8n would add it again on a redirect to another origin), and the node's Request
+ * Options (proxy, certificates), as n8n applies them to the node's own requests.
+ */
+export function safeTransportOptions(
+	requestOptions: RequestOptions = {},
+): Pick<
+	IHttpRequestOptions,
+	'sendCredentialsOnCrossOriginRedirect' | 'proxy' | 'skipSslCertificateValidation'
+> {
+	const options: ReturnType<typeof safeTransportOptions> = {
+		sendCredentialsOnCrossOriginRedirect: false,
+	};
+	if (requestOptions.allowUnauthorizedCerts) options.skipSslCertificateValidation = true;
+	if (requestOptions.proxy && URL.canParse(requestOptions.proxy)) {
+		const proxy = new URL(requestOptions.proxy);
+		const protocol = proxy.protocol.replace(/:$/, '');
+		options.proxy = {
+			host: proxy.hostname,
+			port: Number(proxy.port) || (protocol === 'https' ? 443 : 80),
+			protocol,
+			...(proxy.username
+				? {
+						auth: {
+							username: decodeURIComponent(proxy.username),
+							password: decodeURIComponent(proxy.password),
+						},
+					}
+				: {}),
+		};
+	}
+	return options;
 }
 
 /** The execution's cancel signal, where the context has one (a poll has none). */
@@ -35,6 +77,7 @@ async function sendRequest<T>(
 	const node = context.getNode();
 	const fullContext: ErrorContext = {
 		rateLimitAdvice: connection.rateLimitAdvice,
+		...(request.toAuthorizationServer ? { server: 'authorization' as const } : {}),
 		...errorContext,
 	};
 	const isFullUrl = /^https?:\/\//i.test(request.path);
@@ -46,6 +89,7 @@ async function sendRequest<T>(
 			errorContext: fullContext,
 			signal: cancelSignalOf(context),
 			deadline: connection.deadline,
+			attemptTimeoutMs: connection.requestOptions?.timeout,
 		},
 		async ({ timeoutMs }) => {
 			const response = (await context.helpers.httpRequestWithAuthentication.call(
@@ -66,8 +110,17 @@ async function sendRequest<T>(
 					timeout: timeoutMs,
 					ignoreHttpStatusErrors: true,
 					returnFullResponse: true,
+					disableFollowRedirect: request.toAuthorizationServer,
+					...safeTransportOptions(connection.requestOptions),
 				},
 			)) as IN8nHttpFullResponse;
+			if (
+				request.toAuthorizationServer &&
+				response.statusCode >= 300 &&
+				response.statusCode < 400
+			) {
+				throw failureError(node, 'authorizationServerRedirect', { status: response.statusCode });
+			}
 			await throwIfApiError(node, response, fullContext);
 			return await receive(response);
 		},

@@ -2,6 +2,7 @@ import { PartnerPayrollApi } from '../../credentials/PartnerPayrollApi.credentia
 import { PartnerPayrollOAuth2Api } from '../../credentials/PartnerPayrollOAuth2Api.credentials';
 import { testCredential } from '../support/credential-tester';
 import { SandboxSession } from '../support/fixtures';
+import { startJsonAnswerServer } from '../support/network';
 
 const session = new SandboxSession();
 beforeAll(async () => await session.start());
@@ -170,3 +171,31 @@ describe('OAuth2 credential description', () => {
 		expect(property('grantType').default).toBe('authorizationCode');
 	});
 });
+
+describe.each(credentials)(
+	'%s credential Test, OAuth 2.0 error bodies (RFC 6749)',
+	(_name, type, dataFor) => {
+		it.each([
+			['invalid_token', 401, /token was refused \(invalid_token\).*Reconnect/],
+			[
+				'invalid_request',
+				400,
+				/refused the introspection request \(invalid_request\).*Authorization Server URL/,
+			],
+			['invalid_client', 401, /does not accept the application \(invalid_client\)/],
+		])(
+			'{"error": "%s"} names the token or the request, not only the address',
+			async (error, status, message) => {
+				const server = await startJsonAnswerServer(status, { error });
+				try {
+					const data = { ...dataFor('any-token'), authServerUrl: server.url };
+					const result = await testCredential(type, data);
+					expect(result.status).toBe('Error');
+					expect(result.message).toMatch(message);
+				} finally {
+					await server.close();
+				}
+			},
+		);
+	},
+);

@@ -4,7 +4,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters, INodeType } from
 import { commonDeclarativeNodeOptionParameters } from 'n8n-core/dist/nodes-loader/constants';
 
 import sandboxClients from '../../sandbox/clients.json';
-import { runDeclarativeNode, type TestCredentials } from './n8n-harness';
+import { runDeclarativeNode, type NodeRun, type TestCredentials } from './n8n-harness';
 import { startSandbox, type Sandbox } from './sandbox';
 import { PartnerPayroll } from '../../nodes/PartnerPayroll/PartnerPayroll.node';
 
@@ -82,6 +82,17 @@ export class SandboxSession {
 		await this.control('POST', '/faults', fault);
 	}
 
+	/** Requests the signed-storage origin received (where redirect faults with `to: 'other'` point). */
+	async storageRequests(): Promise<
+		Array<{ method: string; path: string; authorization: string | null }>
+	> {
+		return (await this.control('GET', '/storage/requests')) as Array<{
+			method: string;
+			path: string;
+			authorization: string | null;
+		}>;
+	}
+
 	/** Access-token credential; with the authorization server unless told otherwise. */
 	accessToken(
 		token: string,
@@ -116,11 +127,7 @@ export class SandboxSession {
 export async function runPartnerPayroll(
 	parameters: INodeParameters,
 	credentials: TestCredentials,
-	options: {
-		items?: INodeExecutionData[];
-		continueOnFail?: boolean;
-		abortSignal?: AbortSignal;
-	} = {},
+	options: Pick<NodeRun, 'items' | 'continueOnFail' | 'abortSignal' | 'runExecutionData'> = {},
 ): Promise<INodeExecutionData[]> {
 	const authentication = 'partnerPayrollOAuth2Api' in credentials ? 'oAuth2' : 'accessToken';
 	return await runDeclarativeNode(partnerPayroll, {

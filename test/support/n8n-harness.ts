@@ -8,6 +8,7 @@ import {
 	type ICredentialType,
 	type IDataObject,
 	type IHttpRequestOptions,
+	type IRunExecutionData,
 	type INode,
 	type INodeExecutionData,
 	type INodeParameters,
@@ -82,6 +83,11 @@ export interface NodeRun {
 	nodeName?: string;
 	/** The execution's cancel signal, as n8n passes it when the user stops an execution. */
 	abortSignal?: AbortSignal;
+	/**
+	 * The execution the node runs in: pass the same object to run the node again within one
+	 * execution, as n8n's Retry On Fail or a loop does (the node context lives there).
+	 */
+	runExecutionData?: IRunExecutionData;
 }
 
 function buildNode(nodeType: INodeType, run: NodeRun): INode {
@@ -148,7 +154,7 @@ export async function runDeclarativeNode(
 		node,
 		additionalDataFor(run.credentials),
 		'manual',
-		createRunExecutionData(),
+		run.runExecutionData ?? createRunExecutionData(),
 		0,
 		items,
 		{ main: [items] },

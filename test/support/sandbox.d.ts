@@ -7,6 +7,8 @@ export interface Sandbox {
 	url: string;
 	apiBaseUrl: string;
 	authServerUrl: string;
+	/** The signed-storage origin that redirect faults with `to: 'other'` point to. */
+	storageUrl: string;
 	port: number;
 	close(): Promise<void>;
 	reset(): void;

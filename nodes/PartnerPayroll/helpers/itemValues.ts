@@ -1,8 +1,9 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { resolveCompanyId } from '../../shared/company';
-import { readConnection, type Connection } from '../../shared/connection';
+import { readConnection, type Connection, type RequestOptions } from '../../shared/connection';
 import { NODE_RATE_LIMIT_ADVICE } from '../../shared/errors';
+import { checkedId } from '../../shared/ids';
 import { normalizeMonth } from '../../shared/month';
 
 // What the hooks of one item read: the connection and the token's company once per execution, the
@@ -20,15 +21,22 @@ function oncePerExecution<T>(
 		if (!value) {
 			value = compute(context);
 			byExecution.set(executionScope, value);
+			// A failure is not remembered: a later item, or a later run in a loop, tries again.
+			value.catch(() => {
+				if (byExecution.get(executionScope) === value) byExecution.delete(executionScope);
+			});
 		}
 		return await value;
 	};
 }
 
-/** The node's credential, read once per execution. */
+/** The node's credential and Request Options, read once per execution (as n8n reads the options). */
 export const connectionOf = oncePerExecution(
 	async (context): Promise<Connection> =>
-		await readConnection(context, { rateLimitAdvice: NODE_RATE_LIMIT_ADVICE }),
+		await readConnection(context, {
+			rateLimitAdvice: NODE_RATE_LIMIT_ADVICE,
+			requestOptions: context.getNodeParameter('requestOptions', {}) as RequestOptions,
+		}),
 );
 
 /** The company of the token, looked up once per execution. */
@@ -38,7 +46,8 @@ const companyOfToken = oncePerExecution(
 
 /** The Company ID typed for this item, empty for the company of the token. */
 export function typedCompanyIdOf(context: IExecuteSingleFunctions): string {
-	return String(context.getNodeParameter('companyId', '') ?? '').trim();
+	const typed = String(context.getNodeParameter('companyId', '') ?? '').trim();
+	return typed && checkedId(typed, 'Company ID', context.getNode(), context.getItemIndex());
 }
 
 export async function companyIdOf(context: IExecuteSingleFunctions): Promise<string> {

@@ -15,10 +15,11 @@ import {
 	NODE_RATE_LIMIT_ADVICE,
 	failureError,
 	throwIfApiError,
+	uncertainWriteError,
 	type ErrorContext,
 } from '../../shared/errors';
 import { isIdempotent, sendWithPolicy } from '../../shared/requestPolicy';
-import { cancelSignalOf } from '../../shared/transport';
+import { cancelSignalOf, safeTransportOptions } from '../../shared/transport';
 import { companyIdOf, connectionOf, monthOf } from './itemValues';
 
 // How one operation of the node is sent: local checks first, under the request policy, one error map.
@@ -42,7 +43,18 @@ interface OperationRouting {
 	preSend?: PreSendAction[];
 	/** The operation's own shaping of the answer, after the error map. */
 	postReceive?: PostReceiveAction[];
+	/** How the operation's request is sent, around the request policy (a write: in order, once). */
+	sendGuard?: SendGuard;
 }
+
+/**
+ * Wraps one item of an operation: `proceed` runs its hooks and sends its request under the policy.
+ * Called synchronously when the engine starts the item (items start in order).
+ */
+export type SendGuard = (
+	context: IExecutePaginationFunctions,
+	proceed: () => Promise<INodeExecutionData[]>,
+) => Promise<INodeExecutionData[]>;
 
 async function monthAsDatePreSend(
 	this: IExecuteSingleFunctions,
@@ -79,13 +91,31 @@ function apiErrorPostReceive(errorContext: ErrorContext, write: boolean): PostRe
 	): Promise<INodeExecutionData[]> {
 		const itemIndex = this.getItemIndex();
 		await throwIfApiError(this.getNode(), response, { ...errorContext, itemIndex });
-		// A write succeeded with any 2xx, whatever its body. A read that got text back (garbled, or
-		// an HTML page) must not pass the text on.
-		if (!write && typeof response.body === 'string') {
-			throw failureError(this.getNode(), 'malformedAnswer', {}, itemIndex);
+		// Text instead of the JSON the API sends (a sign-in page, a wrong API Base URL answering
+		// 200) is never a success: a read must not pass it on, a write was probably not recorded.
+		const text = typeof response.body === 'string' ? response.body.trim() : '';
+		if (text && !write) throw failureError(this.getNode(), 'malformedAnswer', {}, itemIndex);
+		// A page is not the API's answer: the write probably did not reach it. Other text may be a
+		// garbled answer of the API itself: the write may have been recorded.
+		if (text.startsWith('<')) {
+			const values = { effect: errorContext.effect, what: 'an HTML page' };
+			throw failureError(this.getNode(), 'writeAnswerNotApi', values, itemIndex);
+		}
+		if (text) {
+			const garbled = { reason: 'the answer could not be read' };
+			throw uncertainWriteError(this.getNode(), garbled, { ...errorContext, itemIndex });
 		}
 		return items;
 	};
+}
+
+/** n8n's item convention: every output item names the input item it came from. */
+async function pairedItemPostReceive(
+	this: IExecuteSingleFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const pairedItem = { item: this.getItemIndex() };
+	return items.map((item) => ({ ...item, pairedItem }));
 }
 
 /** The engine splits array answers only when an operation has no post-receive hook; ours all do. */
@@ -99,30 +129,55 @@ async function oneItemPerElementPostReceive(
 }
 
 /**
- * Every operation's request goes through here (`send.paginate`): the declarative engine's
- * pagination hook is its only place that may send a request again. The package's request policy
- * decides whether it does; the post-receive hooks' own downloads end final, so they never re-read.
+ * Every operation's item runs here (`send.paginate`): the declarative engine's pagination hook is
+ * its only place that may send a request again, and the only one where a failure can still become
+ * an output item paired with its input. The operation's own hooks run first, in order (local checks
+ * before the first request); the request policy decides about attempts; the post-receive hooks'
+ * own downloads end final, so they never re-read.
  */
-function sendUnderPolicy(errorContext: ErrorContext) {
-	return async function sendOperationRequest(
+function runOperation(
+	errorContext: ErrorContext,
+	preSend: PreSendAction[],
+	sendGuard: SendGuard | undefined,
+) {
+	return async function runOperation(
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
 	): Promise<INodeExecutionData[]> {
-		const { options } = requestData;
-		return await sendWithPolicy(
-			{
-				node: this.getNode(),
-				method: options.method,
-				errorContext: { ...errorContext, itemIndex: this.getItemIndex() },
-				signal: cancelSignalOf(this),
-			},
-			async ({ timeoutMs }) =>
-				await this.makeRoutingRequest({
-					...requestData,
-					// The node's Timeout option, when lower, still wins.
-					options: { ...options, timeout: Math.min(options.timeout ?? timeoutMs, timeoutMs) },
-				}),
-		);
+		const itemIndex = this.getItemIndex();
+		// Hooks, then the request under the policy; a send guard may hold it back or answer itself.
+		const proceed = async () => {
+			let options = requestData.options;
+			for (const hook of preSend) options = await hook.call(this, options as IHttpRequestOptions);
+			const { requestOptions } = await connectionOf(this);
+			return await sendWithPolicy(
+				{
+					node: this.getNode(),
+					method: options.method,
+					errorContext: { ...errorContext, itemIndex },
+					signal: cancelSignalOf(this),
+					attemptTimeoutMs: requestOptions?.timeout,
+				},
+				async ({ timeoutMs }) =>
+					await this.makeRoutingRequest({
+						...requestData,
+						options: { ...options, ...safeTransportOptions(requestOptions), timeout: timeoutMs },
+					}),
+			);
+		};
+		const run = async () => (sendGuard ? await sendGuard(this, proceed) : await proceed());
+		if (!this.continueOnFail()) return await run();
+		try {
+			return await run();
+		} catch (error) {
+			// Continue On Fail: the failure becomes this item's output, still paired with its input.
+			const failure = {
+				json: { error: (error as Error).message },
+				error,
+				pairedItem: { item: itemIndex },
+			};
+			return [failure];
+		}
 	};
 }
 
@@ -141,23 +196,27 @@ export function operationRouting(operation: OperationRouting) {
 					{ encoding: 'stream' as const, json: false, headers: { Accept: '*/*' } }
 				: {}),
 		},
-		send: {
-			paginate: true,
-			preSend: [
-				...(operation.sendsMonth ? [monthAsDatePreSend] : []),
-				...(operation.preSend ?? []),
-				apiBaseUrlPreSend,
-				...(operation.belowCompany === undefined
-					? []
-					: [companyPathPreSend(operation.belowCompany, operation.collection)]),
-			],
+		send: { paginate: true },
+		operations: {
+			pagination: runOperation(
+				errorContext,
+				[
+					...(operation.preSend ?? []),
+					...(operation.sendsMonth ? [monthAsDatePreSend] : []),
+					apiBaseUrlPreSend,
+					...(operation.belowCompany === undefined
+						? []
+						: [companyPathPreSend(operation.belowCompany, operation.collection)]),
+				],
+				operation.sendGuard,
+			),
 		},
-		operations: { pagination: sendUnderPolicy(errorContext) },
 		output: {
 			postReceive: [
 				apiErrorPostReceive(errorContext, !isIdempotent(operation.method)),
 				oneItemPerElementPostReceive,
 				...(operation.postReceive ?? []),
+				pairedItemPostReceive,
 			],
 		},
 	};

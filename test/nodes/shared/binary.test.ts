@@ -1,10 +1,8 @@
 import {
-	bodyBytes,
 	fileNameFromContentDisposition,
 	fileNamePart,
 	safeFileName,
 } from '../../../nodes/shared/binary';
-import { streamOf } from '../../support/streams';
 
 describe('file names from Content-Disposition are safe base names', () => {
 	it.each([
@@ -29,14 +27,5 @@ describe('file names from Content-Disposition are safe base names', () => {
 describe('names built from ids', () => {
 	it('ids keep only characters every file system accepts', () => {
 		expect(fileNamePart('../a b:c')).toBe('.._a_b_c');
-	});
-});
-
-describe('bodyBytes', () => {
-	it('reads a stream, a buffer and a string to the same bytes', async () => {
-		const bytes = Buffer.from([0, 1, 2, 250, 255]);
-		expect(await bodyBytes(streamOf(bytes.subarray(0, 2), bytes.subarray(2)))).toEqual(bytes);
-		expect(await bodyBytes(bytes)).toEqual(bytes);
-		expect(await bodyBytes(bytes.toString('binary'))).toEqual(bytes);
 	});
 });

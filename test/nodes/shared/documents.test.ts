@@ -36,10 +36,20 @@ describe('parseDocumentReference', () => {
 		['https://api.example.com/other/companies/GB3001/documents/doc_1', /outside the API base URL/],
 		['/companies/GB3001/payment-files', /not a document path/],
 		['/companies/GB3001/documents/../../admin', /not a document path/],
-		['/companies/GB3001/documents/%2E%2E', /not a document path/],
+		['/companies/GB3001/documents/%2E%2E', /Document ID must be a single id/],
+		['/companies/GB3001/documents/..%2F..%2Fadmin', /Document ID must be a single id/],
+		['/companies/GB3001/documents/a%5C..%5C..%5Cadmin', /Document ID must be a single id/],
+		['/companies/C1/documents/..\\..\\..\\..\\admin', /contains a backslash/],
+		[
+			'https://api.example.com/partner/v1/companies/C1/documents/x\\..\\..\\admin',
+			/contains a backslash/,
+		],
+		['/companies/GB3001/documents/doc\u0000_1', /control character/],
 		['/companies/../admin/documents/doc_1', /not a document path/],
-		['/companies/GB3001/contracts/%2e%2e/documents/doc_1', /not a document path/],
-		['..', /not a document id/],
+		['/companies/GB3001/contracts/%2e%2e/documents/doc_1', /Document ID must be a single id/],
+		['..', /Document ID must be a single id/],
+		['.', /Document ID must be a single id/],
+		['a%2Fb', /Document ID must be a single id/],
 		['   ', /is empty/],
 	])('refuses %p', (input, message) => {
 		expect(() => parseDocumentReference(input, base, node)).toThrow(message);

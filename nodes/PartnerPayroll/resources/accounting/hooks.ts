@@ -4,7 +4,7 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
-import { bodyBytes } from '../../../shared/binary';
+import { bodyBytes } from '../../../shared/streams';
 import { monthFileToItem, type MonthFileKind } from '../monthFile';
 import { accountingEntriesFromCsv } from './csv';
 

@@ -2,11 +2,12 @@ import type {
 	IDataObject,
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
+	IN8nHttpFullResponse,
 	INodeExecutionData,
 } from 'n8n-workflow';
 
 import { parameterError } from '../../../shared/errors';
-import { companyIdOf, monthOf } from '../../helpers/itemValues';
+import { companyIdOf, monthOf, typedCompanyIdOf } from '../../helpers/itemValues';
 
 interface ProductQuantity {
 	productName?: string;
@@ -60,6 +61,17 @@ function billingDeclarationOf(context: IExecuteSingleFunctions): IDataObject {
 	};
 }
 
+/** The local checks of one item (the declaration and a typed Company ID), before any request. */
+export function checkDeclaration(context: IExecuteSingleFunctions): { month: string } {
+	typedCompanyIdOf(context);
+	return { month: String(billingDeclarationOf(context).monthOfApplication) };
+}
+
+/** What identifies a declaration within an execution: its company and everything it declares. */
+export async function declarationKey(context: IExecuteSingleFunctions): Promise<IDataObject> {
+	return { companyId: await companyIdOf(context), ...billingDeclarationOf(context) };
+}
+
 export async function billingDeclarationPreSend(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
@@ -68,11 +80,13 @@ export async function billingDeclarationPreSend(
 	return requestOptions;
 }
 
-/** What was declared, for the company it was declared for. */
+/** What was declared, for the company it was declared for, with the service's own answer. */
 export async function billingConfirmationPostReceive(
 	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
-	return [
-		{ json: { declared: true, companyId: await companyIdOf(this), ...billingDeclarationOf(this) } },
-	];
+	const serviceAnswer =
+		typeof response.body === 'object' && response.body !== null ? response.body : {};
+	return [{ json: { declared: true, ...(await declarationKey(this)), serviceAnswer } }];
 }

@@ -3,7 +3,13 @@ import type { INodeProperties } from 'n8n-workflow';
 import { operationRouting } from '../../helpers/routing';
 import { companyIdFieldOf } from '../commonFields';
 import { createDescription } from './create';
-import { billingConfirmationPostReceive, billingDeclarationPreSend } from './hooks';
+import {
+	billingConfirmationPostReceive,
+	billingDeclarationPreSend,
+	checkDeclaration,
+	declarationKey,
+} from './hooks';
+import { declarationSendGuard } from './ledger';
 
 const operationSelector: INodeProperties = {
 	displayName: 'Operation',
@@ -23,6 +29,7 @@ const operationSelector: INodeProperties = {
 				effect: 'The billing declaration',
 				preSend: [billingDeclarationPreSend],
 				postReceive: [billingConfirmationPostReceive],
+				sendGuard: declarationSendGuard({ check: checkDeclaration, key: declarationKey }),
 			}),
 		},
 	],

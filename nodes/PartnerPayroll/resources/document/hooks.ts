@@ -9,6 +9,7 @@ import { fileNamePart, fileToItem } from '../../../shared/binary';
 import {
 	documentPath,
 	parseDocumentReference,
+	pdfFile,
 	withListedDocumentPdf,
 	type DocumentReference,
 } from '../../../shared/documents';
@@ -73,7 +74,7 @@ export async function documentPostReceive(
 	const reference = await documentReferenceOf(this);
 	const companyId = await documentCompanyIdOf(this, reference);
 	const { documentId } = reference;
-	const expected = { fileName: `${fileNamePart(documentId)}.pdf`, mimeType: 'application/pdf' };
+	const expected = pdfFile(`${fileNamePart(documentId)}.pdf`);
 	return [
 		await fileToItem(this, response, expected, binaryPropertyNameOf(this), {
 			companyId,

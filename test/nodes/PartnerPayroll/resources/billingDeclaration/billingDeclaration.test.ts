@@ -34,7 +34,9 @@ describe('billingDeclaration', () => {
 						{ productName: 'Payroll', quantity: 12 },
 						{ productName: 'Meal vouchers', quantity: 240.5 },
 					],
+					serviceAnswer: {},
 				},
+				pairedItem: { item: 0 },
 			},
 		]);
 		const stored = (await session.control(
@@ -66,6 +68,7 @@ describe('billingDeclaration', () => {
 			companyId: 'GB3001',
 			monthOfApplication: '202611',
 			employeesByProducts: [{ productName: 'Payroll', numberOfEmployees: 4 }],
+			serviceAnswer: {},
 		});
 		const stored = (await session.control(
 			'GET',

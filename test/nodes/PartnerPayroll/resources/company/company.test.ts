@@ -79,12 +79,33 @@ describe('company', () => {
 		await session.clearRequests();
 		await expect(
 			runPartnerPayroll(
-				{ resource: 'company', operation: 'get', companyId: 'FR1001/../GB3001' },
+				{ resource: 'company', operation: 'get', companyId: 'FR 1001?x#y' },
 				session.accessToken(token),
 			),
 		).rejects.toMatchObject({ httpCode: '404' });
 		const [request] = await session.requests();
-		expect(request.path).toBe('/api/v1/companies/FR1001%2F..%2FGB3001');
+		expect(request.path).toBe('/api/v1/companies/FR%201001%3Fx%23y');
+	});
+
+	it.each([
+		['FR1001/../GB3001'],
+		['..'],
+		['.'],
+		['%2E%2E'],
+		['FR1001%2FGB3001'],
+		['FR1001%5CGB3001'],
+		['FR1001\\..\\admin'],
+		['FR\u00001001'],
+	])('refuses the Company ID %p before any request, naming the field', async (companyId) => {
+		const token = await session.token('FR1001');
+		await session.clearRequests();
+		await expect(
+			runPartnerPayroll(
+				{ resource: 'company', operation: 'get', companyId },
+				session.accessToken(token),
+			),
+		).rejects.toThrow(/^Company ID must be a single id/);
+		expect(await session.requests()).toHaveLength(0);
 	});
 
 	it.each([

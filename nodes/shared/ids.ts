@@ -1,0 +1,45 @@
+import type { INode } from 'n8n-workflow';
+
+import { parameterError } from './errors';
+
+// An id is one path segment of the API. Whatever would climb out of it or let URL parsing change
+// the path (a slash or backslash, also percent-encoded, `.`, `..`, control characters) is refused
+// before any request, so a request never leaves the path it was built for.
+
+function decoded(value: string): string {
+	try {
+		return decodeURIComponent(value);
+	} catch {
+		return value;
+	}
+}
+
+/** A character below space or DEL: never part of an id, and URL parsing drops some of them. */
+export function hasControlCharacter(value: string): boolean {
+	return [...value].some((char) => char < ' ' || char === '\u007f');
+}
+
+/** The id as typed (trimmed), or an error that names the field. Empty ids are the caller's to handle. */
+export function checkedId(value: unknown, field: string, node: INode, itemIndex?: number): string {
+	const id = String(value ?? '').trim();
+	const forms = [id, decoded(id)];
+	const refused = (form: string) =>
+		/[\\/]/.test(form) || hasControlCharacter(form) || form === '.' || form === '..';
+	if (forms.some(refused)) {
+		throw parameterError(
+			node,
+			`${field} must be a single id, without "/", "\\", "%2F", "%5C", control characters, "." or ".." (got ${JSON.stringify(id)})`,
+			{
+				itemIndex,
+				description:
+					'An id is sent as one segment of the API path; use the id exactly as the API returns it.',
+			},
+		);
+	}
+	return id;
+}
+
+/** A path segment of a URL the API returned, decoded, then checked like a typed id. */
+export function checkedSegment(segment: string, field: string, node: INode, itemIndex?: number) {
+	return checkedId(decoded(segment), field, node, itemIndex);
+}
