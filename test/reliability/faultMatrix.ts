@@ -6,7 +6,7 @@ import { closedPort, pause } from '../support/network';
 // The fault matrix of docs/reliability.md: every fault the sandbox can inject, against one
 // operation of each kind, run through n8n-core's routing engine over real HTTP.
 
-export type OperationKind = 'jsonGet' | 'binaryGet' | 'post';
+export type OperationKind = 'jsonGet' | 'binaryGet' | 'post' | 'lookup';
 
 interface MatrixOperation {
 	label: string;
@@ -45,7 +45,15 @@ export const OPERATIONS: Record<OperationKind, MatrixOperation> = {
 			quantityByProducts: { product: [{ productName: 'Payroll', quantity: 3 }] },
 		},
 	},
+	lookup: {
+		label: 'Token lookup (Get Status with an empty Company ID: introspection)',
+		path: '/oauth/introspect',
+		parameters: { resource: 'payroll', operation: 'getStatus', companyId: '', month: MONTH },
+	},
 };
+
+/** The operations a row runs against unless it names its own. */
+export const DEFAULT_KINDS: OperationKind[] = ['jsonGet', 'binaryGet', 'post'];
 
 export interface FaultRow {
 	label: string;
@@ -57,6 +65,12 @@ export interface FaultRow {
 	timeoutMs?: number;
 	/** The sandbox logs a request when its answer ends, which may be after the client gave up. */
 	settleMs?: number;
+	/** The user stops the execution this long after it started. */
+	cancelAfterMs?: number;
+	/** Parameters that replace the operation's own (an id that must be refused). */
+	parameters?: INodeParameters;
+	/** The operations this row runs against. */
+	kinds?: OperationKind[];
 }
 
 export const FAULTS: Record<string, FaultRow> = {
@@ -64,7 +78,10 @@ export const FAULTS: Record<string, FaultRow> = {
 		label: '429 with `Retry-After: 1`',
 		fault: { type: 'status', status: 429, retryAfter: 1 },
 	},
-	'429-no-retry-after': { label: '429 without `Retry-After`', fault: { type: 'status', status: 429 } },
+	'429-no-retry-after': {
+		label: '429 without `Retry-After`',
+		fault: { type: 'status', status: 429 },
+	},
 	'429-too-long': {
 		label: '429 with `Retry-After: 120` (above the 30 s cap)',
 		fault: { type: 'status', status: 429, retryAfter: 120 },
@@ -105,6 +122,45 @@ export const FAULTS: Record<string, FaultRow> = {
 		label: 'HTML error page (502 from a proxy)',
 		fault: { type: 'status', status: 502, html: true },
 	},
+	'html-200': {
+		label: 'HTML sign-in page with 200 (a wrong API Base URL)',
+		fault: { type: 'html200' },
+	},
+	'cancel-after-send': {
+		label: 'Execution stopped after the request was sent (answer held 1 s after the effect)',
+		fault: { type: 'delay', delayMs: 1000, afterEffect: true },
+		cancelAfterMs: 300,
+		settleMs: 1000,
+	},
+	...Object.fromEntries(
+		([301, 302, 307] as const).flatMap((status) => [
+			[
+				`redirect-same-${status}`,
+				{
+					label: `${status} to the same origin`,
+					fault: { type: 'redirect', status, to: 'same' },
+					kinds: [...DEFAULT_KINDS, 'lookup'],
+				},
+			],
+			[
+				`redirect-other-${status}`,
+				{
+					label: `${status} to another origin (signed storage, which refuses a bearer token)`,
+					fault: { type: 'redirect', status, to: 'other' },
+					kinds: [...DEFAULT_KINDS, 'lookup'],
+				},
+			],
+		]),
+	),
+	'id-backslash': {
+		label: 'Company ID `FR1001\\..\\..\\admin` (backslashes)',
+		parameters: { companyId: 'FR1001\\..\\..\\admin' },
+	},
+	'id-encoded-slash': {
+		label: 'Company ID `FR1001%2F..%2Fadmin` (encoded slashes)',
+		parameters: { companyId: 'FR1001%2F..%2Fadmin' },
+	},
+	'id-dots': { label: 'Company ID `..`', parameters: { companyId: '..' } },
 };
 
 export interface MatrixResult {
@@ -115,6 +171,9 @@ export interface MatrixResult {
 	message?: string;
 	/** Billing declarations the service recorded (POST only). */
 	declarations?: number;
+	/** Requests that reached the other origin of a redirect, and how many of them carried the token. */
+	otherOrigin: number;
+	tokenAtOtherOrigin: number;
 }
 
 export async function runMatrixCell(
@@ -129,23 +188,32 @@ export async function runMatrixCell(
 		await session.injectFault({
 			...row.fault,
 			path: operation.path,
-			method: operationKind === 'post' ? 'POST' : 'GET',
+			method: ['post', 'lookup'].includes(operationKind) ? 'POST' : 'GET',
 		});
 	}
 	const baseUrl = row.refused ? `http://127.0.0.1:${await closedPort()}/api/v1` : undefined;
-	const parameters: INodeParameters = row.timeoutMs
-		? { ...operation.parameters, requestOptions: { timeout: row.timeoutMs } }
-		: operation.parameters;
+	const parameters: INodeParameters = {
+		...operation.parameters,
+		...(row.parameters ?? {}),
+		...(row.timeoutMs ? { requestOptions: { timeout: row.timeoutMs } } : {}),
+	};
+	const cancel = new AbortController();
+	const cancelTimer = row.cancelAfterMs
+		? setTimeout(() => cancel.abort(), row.cancelAfterMs)
+		: undefined;
 	await session.clearRequests();
 
 	let succeeded = true;
 	let message: string | undefined;
 	try {
-		await runPartnerPayroll(parameters, session.accessToken(token, { baseUrl }));
+		await runPartnerPayroll(parameters, session.accessToken(token, { baseUrl }), {
+			abortSignal: cancel.signal,
+		});
 	} catch (error) {
 		succeeded = false;
 		message = (error as Error).message;
 	}
+	clearTimeout(cancelTimer);
 	if (row.settleMs) await pause(row.settleMs);
 	const requests = (await session.requests()).filter((entry) => entry.path === operation.path);
 	const declarations =
@@ -153,5 +221,13 @@ export async function runMatrixCell(
 			? ((await session.control('GET', `/billing-declarations?companyId=${COMPANY}`)) as unknown[])
 					.length
 			: undefined;
-	return { requests: requests.length, succeeded, message, declarations };
+	const storage = await session.storageRequests();
+	return {
+		requests: requests.length,
+		succeeded,
+		message,
+		declarations,
+		otherOrigin: storage.length,
+		tokenAtOtherOrigin: storage.filter((request) => request.authorization).length,
+	};
 }
