@@ -154,3 +154,43 @@ describe("a caller's time budget (a trigger poll)", () => {
 		expect(Date.now() - started).toBeLessThan(1500);
 	});
 });
+
+describe('attempts and their timeout', () => {
+	const node = { name: 'Partner Payroll' } as INode;
+	const transportError = (code: string) => Object.assign(new Error(code.toLowerCase()), { code });
+
+	it("the user's Timeout is the attempt timeout, longer than 25 s too", async () => {
+		const timeouts: number[] = [];
+		await sendWithPolicy(
+			{ node, method: 'GET', attemptTimeoutMs: 60_000 },
+			async ({ timeoutMs }) => {
+				timeouts.push(timeoutMs);
+			},
+		);
+		await sendWithPolicy({ node, method: 'GET' }, async ({ timeoutMs }) => {
+			timeouts.push(timeoutMs);
+		});
+		expect(timeouts).toEqual([60_000, 25_000]);
+	});
+
+	it('a temporary name lookup failure sent nothing: even a write is sent again', async () => {
+		let attempts = 0;
+		const result = await sendWithPolicy({ node, method: 'POST' }, async () => {
+			attempts++;
+			if (attempts === 1) throw transportError('EAI_AGAIN');
+			return 'recorded';
+		});
+		expect(result).toBe('recorded');
+		expect(attempts).toBe(2);
+	});
+
+	it('an answer that stalls until the timeout is reported as timed out, not as a reset', async () => {
+		const error = await failureOf(
+			sendWithPolicy({ node, method: 'POST', attemptTimeoutMs: 200 }, async () => {
+				await pause(250);
+				throw transportError('ECONNRESET');
+			}),
+		);
+		expect(error.message).toContain('the connection failed (timed out)');
+	});
+});

@@ -143,6 +143,55 @@ describe('Continue On Fail', () => {
 		expect(output[1].error?.message).toMatch(/^Month must be a month as YYYYMM/);
 		expect(output[2].error).toMatchObject({ httpCode: '404' });
 		expect(output[3].json.status).toBe('not_completed');
+		// Failed items too stay paired with their input, and carry $json.error as in n8n.
+		expect(output.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
+		expect(output[1].json.error).toMatch(/^Month must be a month as YYYYMM/);
+	});
+});
+
+describe('pairedItem: every output item names its input item', () => {
+	it('Get Entries with two input items: each entry paired with the month it came from', async () => {
+		const token = await session.token('FR1001');
+		const items: INodeExecutionData[] = [
+			{ json: { month: '202609' } },
+			{ json: { month: '202610' } },
+		];
+		const output = await runPartnerPayroll(
+			{
+				resource: 'accounting',
+				operation: 'getEntries',
+				companyId: 'FR1001',
+				month: '={{ $json.month }}',
+			},
+			session.accessToken(token),
+			{ items },
+		);
+		const perInput = [0, 1].map((input) =>
+			output.filter(
+				(item) => item.pairedItem && (item.pairedItem as { item: number }).item === input,
+			),
+		);
+		expect(perInput[0].length).toBeGreaterThan(1);
+		expect(perInput[1].length).toBeGreaterThan(1);
+		expect(perInput[0].length + perInput[1].length).toBe(output.length);
+	});
+
+	it('a listing with Download Files and two input items: each document paired with its input', async () => {
+		const token = await session.token('GB3001');
+		const output = await runPartnerPayroll(
+			{
+				resource: 'document',
+				operation: 'getAutoEnrolmentDocuments',
+				companyId: 'GB3001',
+				options: { downloadFiles: true },
+			},
+			session.accessToken(token),
+			{ items: [{ json: {} }, { json: {} }] },
+		);
+		const pairs = output.map((item) => (item.pairedItem as { item: number }).item);
+		expect(pairs.filter((pair) => pair === 0)).toHaveLength(output.length / 2);
+		expect(pairs.filter((pair) => pair === 1)).toHaveLength(output.length / 2);
+		expect(output.every((item) => item.binary?.data)).toBe(true);
 	});
 });
 

@@ -102,6 +102,21 @@ describe('payrollCompleted: first activation', () => {
 	});
 });
 
+describe('payrollCompleted: where the token goes', () => {
+	it('a status answer redirected to another origin is read there without the token', async () => {
+		const trigger = await frTrigger({ options: { fireForAlreadyCompleted: true } });
+		await session.injectFault({
+			path: '/api/v1/companies/FR1001/payroll-status',
+			type: 'redirect',
+			status: 302,
+			to: 'other',
+		});
+		const fired = await trigger.poll();
+		expect(fired?.[0].map((item) => item.json.month)).toEqual(['202610']);
+		expect((await session.storageRequests()).map((request) => request.authorization)).toEqual([null]);
+	});
+});
+
 describe('payrollCompleted: transitions', () => {
 	it('fires once when a month switches to completed, then nothing', async () => {
 		const trigger = await frTrigger();

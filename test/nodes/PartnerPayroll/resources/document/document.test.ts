@@ -174,3 +174,29 @@ describe('a documentUrl names its company', () => {
 		).toEqual([`GET /api/v1${String(listed.json.documentUrl)}`]);
 	});
 });
+
+describe('a document is a PDF', () => {
+	it('an answer that does not start with %PDF- is refused, not stored, not retried', async () => {
+		const token = await session.token('GB3001');
+		const [listed] = await runPartnerPayroll(
+			{ resource: 'document', operation: 'getIncomeTaxDocuments', companyId: 'GB3001' },
+			session.accessToken(token),
+		);
+		const path = `/api/v1${String(listed.json.documentUrl)}`;
+		await session.injectFault({ path, type: 'malformed' });
+		await session.clearRequests();
+		await expect(
+			runPartnerPayroll(
+				{
+					resource: 'document',
+					operation: 'download',
+					documentId: String(listed.json.documentUrl),
+				},
+				session.accessToken(token),
+			),
+		).rejects.toThrow(
+			'The Partner Payroll API answered with a file that does not start with %PDF- instead of the file',
+		);
+		expect((await session.requests()).filter((request) => request.path === path)).toHaveLength(1);
+	});
+});
