@@ -270,6 +270,7 @@ test('a 302 from the API to signed storage on another origin: followed without t
 
 	const { ok, run } = await execute('crossOriginRedirect');
 
+	if (!ok) console.log(JSON.stringify(run, null, 1).slice(0, 20000));
 	expect(executionError(run)).toBeUndefined();
 	expect(ok).toBe(true);
 	const [item, ...more] = nodeItems(run, NODE);

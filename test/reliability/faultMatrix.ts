@@ -197,8 +197,8 @@ export async function runMatrixCell(
 		...(row.parameters ?? {}),
 		...(row.timeoutMs ? { requestOptions: { timeout: row.timeoutMs } } : {}),
 	};
-	const cancel = new AbortController();
-	const cancelTimer = row.cancelAfterMs
+	// The user stops the execution: n8n aborts its cancel signal.
+	const abortSignal = row.cancelAfterMs ? AbortSignal.timeout(row.cancelAfterMs) : undefined;
 		? setTimeout(() => cancel.abort(), row.cancelAfterMs)
 		: undefined;
 	await session.clearRequests();
@@ -206,14 +206,11 @@ export async function runMatrixCell(
 	let succeeded = true;
 	let message: string | undefined;
 	try {
-		await runPartnerPayroll(parameters, session.accessToken(token, { baseUrl }), {
-			abortSignal: cancel.signal,
-		});
+		await runPartnerPayroll(parameters, session.accessToken(token, { baseUrl }), { abortSignal });
 	} catch (error) {
 		succeeded = false;
 		message = (error as Error).message;
 	}
-	clearTimeout(cancelTimer);
 	if (row.settleMs) await pause(row.settleMs);
 	const requests = (await session.requests()).filter((entry) => entry.path === operation.path);
 	const declarations =
