@@ -199,8 +199,6 @@ export async function runMatrixCell(
 	};
 	// The user stops the execution: n8n aborts its cancel signal.
 	const abortSignal = row.cancelAfterMs ? AbortSignal.timeout(row.cancelAfterMs) : undefined;
-		? setTimeout(() => cancel.abort(), row.cancelAfterMs)
-		: undefined;
 	await session.clearRequests();
 
 	let succeeded = true;
