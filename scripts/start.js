@@ -8,6 +8,8 @@
 //   npm start -- --n8n=2.8.4        the pinned older n8n instead (also: PARTNER_PAYROLL_N8N=2.8.4 npm start)
 //   npm run start:queue             queue mode: Redis, Postgres, a main instance and two workers
 //                                   (`node scripts/start.js --queue`)
+//   npm start -- --rate-limit       the sandbox enforces the service's rate limit (50 reads and 20 writes
+//                                   per second per application) and announces it in every answer
 //
 // User folders (kept between runs: owner account, your workflows and executions): .n8n-demo/ for the
 // newest n8n, .n8n-demo-<version>/ for another one, .n8n-queue/ for queue mode (main/, worker-1/,
@@ -43,6 +45,7 @@ const {
 } = require('../real-n8n/lib');
 
 const QUEUE = process.argv.includes('--queue');
+const RATE_LIMIT = process.argv.includes('--rate-limit');
 const RUNTIME = runtimeFromArgs();
 const PORTS = { sandbox: 4010, n8n: 5678, taskBroker: 5679 };
 // Queue mode: the main as above, plus Redis, Postgres and two workers on ports of their own.
@@ -200,8 +203,12 @@ async function main() {
 	fs.mkdirSync(USER_FOLDER, { recursive: true });
 	forgetImportsIfDatabaseIsGone();
 	const { tokens, fresh } = demoTokens();
-	step(`Starting the sandbox on 127.0.0.1:${PORTS.sandbox}`);
-	const sandbox = await startSandbox({ port: PORTS.sandbox, initialTokens: tokens });
+	step(`Starting the sandbox on 127.0.0.1:${PORTS.sandbox}${RATE_LIMIT ? ', with the rate limit of the service' : ''}`);
+	const sandbox = await startSandbox({
+		port: PORTS.sandbox,
+		initialTokens: tokens,
+		rateLimits: { enabled: RATE_LIMIT },
+	});
 	let n8n = null;
 	let cluster = null;
 	try {

@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import type { IExecuteSingleFunctions, IPollFunctions } from 'n8n-workflow';
 
 export type PartnerPayrollFunctions = IExecuteSingleFunctions | IPollFunctions;
@@ -26,6 +27,11 @@ export interface Connection extends CallerSettings {
 	authServerUrl: string;
 	/** Only for the introspection body; never put into output, errors or logs. */
 	accessToken: string;
+	/**
+	 * Who the service counts requests against (its rate limit is per client application): the API
+	 * with the OAuth2 client id, or with a digest of a token obtained outside n8n (never the token).
+	 */
+	application: string;
 }
 
 const withoutTrailingSlashes = (url: unknown) =>
@@ -43,15 +49,22 @@ export async function readConnection(
 		authentication === 'oAuth2' ? 'partnerPayrollOAuth2Api' : 'partnerPayrollApi';
 	const credentials = await context.getCredentials(credentialType);
 	const oauthTokenData = credentials.oauthTokenData as { access_token?: string } | undefined;
+	const baseUrl = withoutTrailingSlashes(credentials.baseUrl);
+	const accessToken = String(
+		authentication === 'oAuth2'
+			? (oauthTokenData?.access_token ?? '')
+			: (credentials.accessToken ?? ''),
+	);
+	const client =
+		authentication === 'oAuth2'
+			? `client ${String(credentials.clientId ?? '')}`
+			: `token ${createHash('sha256').update(accessToken).digest('hex').slice(0, 16)}`;
 	return {
 		...caller,
 		credentialType,
-		baseUrl: withoutTrailingSlashes(credentials.baseUrl),
+		baseUrl,
 		authServerUrl: withoutTrailingSlashes(credentials.authServerUrl),
-		accessToken: String(
-			authentication === 'oAuth2'
-				? (oauthTokenData?.access_token ?? '')
-				: (credentials.accessToken ?? ''),
-		),
+		accessToken,
+		application: `${baseUrl} ${client}`,
 	};
 }

@@ -1,8 +1,49 @@
-import type { IN8nHttpFullResponse } from 'n8n-workflow';
+import { sleepWithAbort, type IN8nHttpFullResponse } from 'n8n-workflow';
 
-// What an answer of the service says about pacing: how long it asks to wait before the next attempt.
+// The service limits each client application per second, reads and writes apart, and says so in
+// every answer (X-RateLimit-Limit-Second, X-RateLimit-Remaining-Second). Every request this n8n
+// process sends to one application takes a slot of that application's pace first, so the node's
+// items, other executions, the trigger's polls and nested downloads share one budget. Without the
+// headers nothing is slowed down.
 
-function header(response: IN8nHttpFullResponse, name: string): string | undefined {
+export type RequestKind = 'read' | 'write';
+
+/** A read or a write, as the service counts them. */
+export const kindOf = (method: string | undefined): RequestKind =>
+	['GET', 'HEAD'].includes(String(method ?? 'GET').toUpperCase()) ? 'read' : 'write';
+
+/** Items of one node in flight to one application at most (the engine starts every item at once). */
+export const MAX_ITEMS_IN_FLIGHT = 16;
+/** Slots left free in each second: a request sent late in a second may be counted in the next one. */
+const SAFETY_MARGIN = 2;
+/** A 429 widens the margin by this much; a quiet period narrows it again, one slot at a time. */
+const MARGIN_STEP = 2;
+const QUIET_PERIOD_MS = 10_000;
+
+export interface Clock {
+	now(): number;
+	sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+const systemClock: Clock = {
+	now: () => Date.now(),
+	sleep: async (ms, signal) => await sleepWithAbort(ms, signal),
+};
+
+interface Lane {
+	/** The limit per second the service announced; unknown until an answer says it. */
+	limit?: number;
+	/** The service's window: one wall-clock second. */
+	second: number;
+	/** Requests counted in that second: ours, or what the service counted when that is more. */
+	used: number;
+	margin: number;
+	lastRefusal: number;
+	inFlight: number;
+	waiting: Array<() => void>;
+}
+
+function header(response: Pick<IN8nHttpFullResponse, 'headers'>, name: string): string | undefined {
 	const value = response.headers?.[name];
 	return value === undefined || value === null ? undefined : String(value);
 }
@@ -18,3 +59,107 @@ export function askedWaitMs(response: IN8nHttpFullResponse): number | undefined 
 	// Without Retry-After, the service's per-second window tells when a slot frees up.
 	return header(response, 'x-ratelimit-remaining-second') === '0' ? 1000 : undefined;
 }
+
+export class Pacer {
+	private readonly lanes = new Map<string, Lane>();
+
+	constructor(private readonly clock: Clock = systemClock) {}
+
+	private laneOf(application: string, kind: RequestKind): Lane {
+		const key = `${kind} ${application}`;
+		let lane = this.lanes.get(key);
+		if (!lane) {
+			lane = {
+				second: 0,
+				used: 0,
+				margin: SAFETY_MARGIN,
+				lastRefusal: 0,
+				inFlight: 0,
+				waiting: [],
+			};
+			this.lanes.set(key, lane);
+		}
+		return lane;
+	}
+
+	/**
+	 * Waits for a slot of the application's pace: within the learned limit of the current second
+	 * and, for the node's items (`gated`), among MAX_ITEMS_IN_FLIGHT. Returns its release.
+	 */
+	async takeSlot(
+		application: string,
+		kind: RequestKind,
+		options: { gated?: boolean; signal?: AbortSignal } = {},
+	): Promise<() => void> {
+		const lane = this.laneOf(application, kind);
+		if (options.gated) {
+			while (lane.inFlight >= MAX_ITEMS_IN_FLIGHT) {
+				await new Promise<void>((resolve) => lane.waiting.push(resolve));
+			}
+			lane.inFlight++;
+		}
+		let released = false;
+		const release = () => {
+			if (released || !options.gated) return;
+			released = true;
+			lane.inFlight--;
+			lane.waiting.shift()?.();
+		};
+		let paced = false;
+		try {
+			for (;;) {
+				const now = this.clock.now();
+				const second = Math.floor(now / 1000);
+				if (second !== lane.second) {
+					lane.second = second;
+					lane.used = 0;
+				}
+				if (lane.limit === undefined || lane.used < lane.limit - lane.margin) break;
+				// The next second opens new slots: wait for it, a little after, spread out.
+				await this.clock.sleep(
+					1000 - (now % 1000) + Math.floor(Math.random() * 20),
+					options.signal,
+				);
+			}
+			paced = true;
+		} finally {
+			if (!paced) release(); // cancelled while waiting
+		}
+		lane.used++;
+		return release;
+	}
+
+	/** Learns the limit and what remains of this second from any answer; a 429 slows the pace. */
+	learn(
+		application: string,
+		kind: RequestKind,
+		response: Pick<IN8nHttpFullResponse, 'headers' | 'statusCode'>,
+	) {
+		const limit = Number(header(response, 'x-ratelimit-limit-second'));
+		if (!Number.isInteger(limit) || limit <= 0) return;
+		const lane = this.laneOf(application, kind);
+		const now = this.clock.now();
+		lane.limit = limit;
+		const second = Math.floor(now / 1000);
+		if (second > lane.second) {
+			lane.second = second;
+			lane.used = 0;
+		}
+		const remaining = Number(header(response, 'x-ratelimit-remaining-second'));
+		if (second === lane.second && Number.isFinite(remaining)) {
+			// Other executions and processes of the same application count too.
+			lane.used = Math.max(lane.used, limit - remaining);
+		}
+		if (response.statusCode === 429) {
+			if (second === lane.second) lane.used = Math.max(lane.used, limit);
+			lane.margin = Math.min(lane.margin + MARGIN_STEP, Math.floor(limit / 2));
+			lane.lastRefusal = now;
+		} else if (lane.margin > SAFETY_MARGIN && now - lane.lastRefusal > QUIET_PERIOD_MS) {
+			lane.margin--;
+			lane.lastRefusal = now;
+		}
+	}
+}
+
+/** The pace of this n8n process: one per application, shared by every node and trigger of the package. */
+export const processPacer = new Pacer();

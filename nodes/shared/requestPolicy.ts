@@ -6,6 +6,7 @@ import {
 } from 'n8n-workflow';
 
 import { PartnerPayrollApiError } from './apiError';
+import { kindOf, processPacer } from './rateLimit';
 import {
 	connectionError,
 	failureError,
@@ -44,6 +45,8 @@ interface RequestPolicy {
 	deadline?: number;
 	/** The Timeout the user set (Request Options): the time one attempt may take. */
 	attemptTimeoutMs?: number;
+	/** The application whose pace every attempt follows; `gated`: one of the node's items. */
+	pace?: { application: string; gated?: boolean };
 }
 
 /** What one attempt is allowed: n8n's `timeout` for it. */
@@ -184,6 +187,19 @@ function requestBudgetMs(policy: RequestPolicy): number {
 	return Math.max(REQUEST_BUDGET_MS, MAX_ATTEMPTS * (policy.attemptTimeoutMs ?? 0));
 }
 
+/** A slot of the application's pace, when the request follows one. */
+async function takeSlotOf(policy: RequestPolicy): Promise<(() => void) | undefined> {
+	if (!policy.pace) return undefined;
+	try {
+		return await processPacer.takeSlot(policy.pace.application, kindOf(policy.method), {
+			gated: policy.pace.gated,
+			signal: policy.signal,
+		});
+	} catch {
+		throw failureError(policy.node, 'cancelled', {}, policy.errorContext?.itemIndex);
+	}
+}
+
 /** Exponential backoff with jitter, so items that failed together do not come back together. */
 function waitBefore(attempt: number, askedMs: number | undefined): number {
 	const backoff = FIRST_BACKOFF_MS * 2 ** (attempt - 1);
@@ -201,6 +217,9 @@ export async function sendWithPolicy<T>(
 	policy: RequestPolicy,
 	send: (attempt: Attempt) => Promise<T>,
 ): Promise<T> {
+	// Waiting for the first slot of the pace is not part of the request's time budget: with many
+	// items, the pace itself decides when each is sent.
+	let release = await takeSlotOf(policy);
 	const ownDeadline = Date.now() + requestBudgetMs(policy);
 	const attemptTimeoutMs = policy.attemptTimeoutMs || ATTEMPT_TIMEOUT_MS;
 	const deadline = Math.min(policy.deadline ?? Infinity, ownDeadline);
@@ -216,9 +235,13 @@ export async function sendWithPolicy<T>(
 		const timeoutMs = Math.min(attemptTimeoutMs, remaining);
 		const started = Date.now();
 		try {
+			release ??= await takeSlotOf(policy);
 			return await send({ number: attempt, timeoutMs });
 		} catch (error) {
 			failure = classify(policy, error);
+		} finally {
+			release?.();
+			release = undefined;
 		}
 		// An answer that stopped arriving until the timeout ended it stalled: it timed out.
 		if (failure.kind === 'lostAnswer' && 'code' in failure.lost) {

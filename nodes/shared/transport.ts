@@ -7,6 +7,7 @@ import type {
 
 import type { Connection, PartnerPayrollFunctions, RequestOptions } from './connection';
 import { failureError, throwIfApiError, type ErrorContext } from './errors';
+import { kindOf, processPacer } from './rateLimit';
 import { sendWithPolicy } from './requestPolicy';
 
 interface ApiRequest {
@@ -81,6 +82,10 @@ async function sendRequest<T>(
 		...errorContext,
 	};
 	const isFullUrl = /^https?:\/\//i.test(request.path);
+	// The authorization server is not the API: its requests follow a pace of their own.
+	const application = request.toAuthorizationServer
+		? `${connection.application} (authorization server)`
+		: connection.application;
 	return await sendWithPolicy(
 		{
 			node,
@@ -90,6 +95,7 @@ async function sendRequest<T>(
 			signal: cancelSignalOf(context),
 			deadline: connection.deadline,
 			attemptTimeoutMs: connection.requestOptions?.timeout,
+			pace: { application },
 		},
 		async ({ timeoutMs }) => {
 			const response = (await context.helpers.httpRequestWithAuthentication.call(
@@ -114,6 +120,7 @@ async function sendRequest<T>(
 					...safeTransportOptions(connection.requestOptions),
 				},
 			)) as IN8nHttpFullResponse;
+			processPacer.learn(application, kindOf(request.method), response);
 			if (
 				request.toAuthorizationServer &&
 				response.statusCode >= 300 &&

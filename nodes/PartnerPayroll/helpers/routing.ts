@@ -18,6 +18,7 @@ import {
 	uncertainWriteError,
 	type ErrorContext,
 } from '../../shared/errors';
+import { processPacer } from '../../shared/rateLimit';
 import { isIdempotent, sendWithPolicy } from '../../shared/requestPolicy';
 import { cancelSignalOf, safeTransportOptions } from '../../shared/transport';
 import { companyIdOf, connectionOf, monthOf } from './itemValues';
@@ -90,6 +91,7 @@ function apiErrorPostReceive(errorContext: ErrorContext, write: boolean): PostRe
 		response: IN8nHttpFullResponse,
 	): Promise<INodeExecutionData[]> {
 		const itemIndex = this.getItemIndex();
+		processPacer.learn((await connectionOf(this)).application, write ? 'write' : 'read', response);
 		await throwIfApiError(this.getNode(), response, { ...errorContext, itemIndex });
 		// Text instead of the JSON the API sends (a sign-in page, a wrong API Base URL answering
 		// 200) is never a success: a read must not pass it on, a write was probably not recorded.
@@ -149,7 +151,7 @@ function runOperation(
 		const proceed = async () => {
 			let options = requestData.options;
 			for (const hook of preSend) options = await hook.call(this, options as IHttpRequestOptions);
-			const { requestOptions } = await connectionOf(this);
+			const { requestOptions, application } = await connectionOf(this);
 			return await sendWithPolicy(
 				{
 					node: this.getNode(),
@@ -157,6 +159,7 @@ function runOperation(
 					errorContext: { ...errorContext, itemIndex },
 					signal: cancelSignalOf(this),
 					attemptTimeoutMs: requestOptions?.timeout,
+					pace: { application, gated: true },
 				},
 				async ({ timeoutMs }) =>
 					await this.makeRoutingRequest({

@@ -242,3 +242,22 @@ describe('secrets never leak', () => {
 		}
 	});
 });
+
+describe("at the service's rate limit (the sandbox's model: 50 reads per second per application)", () => {
+	it('300 Get Status items with default settings: none fails, the pace stays under the limit', async () => {
+		await session.control('POST', '/rate-limits', { enabled: true });
+		const token = await session.token('FR1001');
+		await session.clearRequests();
+		const items: INodeExecutionData[] = Array.from({ length: 300 }, () => ({ json: {} }));
+		const output = await runPartnerPayroll(
+			{ resource: 'payroll', operation: 'getStatus', companyId: 'FR1001', month: '202610' },
+			session.accessToken(token),
+			{ items, continueOnFail: true },
+		);
+		expect(output.filter((item) => item.json.error)).toEqual([]);
+		expect(output).toHaveLength(300);
+		const refused = (await session.requests()).filter((request) => request.status === 429);
+		// Only the first answers teach the pacer the limit: at most the first second's excess is refused.
+		expect(refused.length).toBeLessThanOrEqual(16);
+	}, 30_000);
+});

@@ -1,0 +1,146 @@
+import { MAX_ITEMS_IN_FLIGHT, Pacer, type Clock } from '../../../nodes/shared/rateLimit';
+
+// The pace of one n8n process, on a clock the test moves: time passes only when the pacer waits.
+
+class TestClock implements Clock {
+	time = Date.parse('2026-11-23T10:00:00.000Z');
+
+	waits: number[] = [];
+
+	now(): number {
+		return this.time;
+	}
+
+	async sleep(ms: number): Promise<void> {
+		this.waits.push(ms);
+		this.time += ms;
+	}
+}
+
+const APP = 'https://api.example.com/v1 client n8n';
+const answer = (limit: number, remaining: number, statusCode = 200) => ({
+	statusCode,
+	headers: {
+		'x-ratelimit-limit-second': String(limit),
+		'x-ratelimit-remaining-second': String(remaining),
+	},
+});
+
+/** Takes `count` slots one after the other; returns in which second (from the start) each was given. */
+async function secondsOfSlots(
+	pacer: Pacer,
+	clock: TestClock,
+	count: number,
+	kind: 'read' | 'write' = 'read',
+) {
+	const start = clock.now();
+	const seconds: number[] = [];
+	for (let index = 0; index < count; index++) {
+		await pacer.takeSlot(APP, kind);
+		seconds.push(Math.floor((clock.now() - start) / 1000));
+	}
+	return seconds;
+}
+
+const perSecond = (seconds: number[]) =>
+	seconds.reduce<number[]>((counts, second) => {
+		counts[second] = (counts[second] ?? 0) + 1;
+		return counts;
+	}, []);
+
+describe('Pacer', () => {
+	it('without limit headers, nothing waits', async () => {
+		const clock = new TestClock();
+		const pacer = new Pacer(clock);
+		pacer.learn(APP, 'read', { statusCode: 200, headers: {} });
+		await secondsOfSlots(pacer, clock, 1000);
+		expect(clock.waits).toEqual([]);
+	});
+
+	it('learns the limit from an answer and keeps each second below it', async () => {
+		const clock = new TestClock();
+		const pacer = new Pacer(clock);
+		pacer.learn(APP, 'read', answer(50, 49)); // the answer's own request counts in this second
+		const seconds = await secondsOfSlots(pacer, clock, 150);
+		// 50 per second less a margin of 2 for requests that land in the next second.
+		expect(perSecond(seconds)).toEqual([47, 48, 48, 7]);
+	});
+
+	it('counts what the service counted: other executions and processes of the same application', async () => {
+		const clock = new TestClock();
+		const pacer = new Pacer(clock);
+		await pacer.takeSlot(APP, 'read');
+		pacer.learn(APP, 'read', answer(50, 10)); // 40 used in this second, only 1 of them ours
+		const seconds = await secondsOfSlots(pacer, clock, 20);
+		expect(perSecond(seconds)).toEqual([8, 12]);
+	});
+
+	it('a 429 fills the second and slows the pace; a quiet period brings it back', async () => {
+		const clock = new TestClock();
+		const pacer = new Pacer(clock);
+		pacer.learn(APP, 'read', answer(50, 0, 429));
+		const slowed = perSecond(await secondsOfSlots(pacer, clock, 100));
+		expect(slowed[0] ?? 0).toBe(0);
+		expect(slowed[1]).toBe(46);
+		clock.time += 11_000;
+		pacer.learn(APP, 'read', answer(50, 49));
+		await pacer.takeSlot(APP, 'read'); // a new second
+		clock.time += 1000 - (clock.time % 1000);
+		const recovered = perSecond(await secondsOfSlots(pacer, clock, 47));
+		expect(recovered[0]).toBe(47);
+	});
+
+	it('keeps reads and writes apart', async () => {
+		const clock = new TestClock();
+		const pacer = new Pacer(clock);
+		pacer.learn(APP, 'write', answer(20, 19));
+		expect(perSecond(await secondsOfSlots(pacer, clock, 30, 'write'))).toEqual([17, 13]);
+		clock.waits = [];
+		await secondsOfSlots(pacer, clock, 100, 'read');
+		expect(clock.waits).toEqual([]);
+	});
+
+	it('keeps applications apart', async () => {
+		const clock = new TestClock();
+		const pacer = new Pacer(clock);
+		pacer.learn(APP, 'read', answer(50, 0));
+		await pacer.takeSlot('https://api.example.com/v1 client other', 'read');
+		expect(clock.waits).toEqual([]);
+	});
+
+	it(`lets at most ${MAX_ITEMS_IN_FLIGHT} items of a node be in flight; the next waits for a release`, async () => {
+		const pacer = new Pacer(new TestClock());
+		const releases = await Promise.all(
+			Array.from(
+				{ length: MAX_ITEMS_IN_FLIGHT },
+				async () => await pacer.takeSlot(APP, 'read', { gated: true }),
+			),
+		);
+		let next = false;
+		const waiting = pacer.takeSlot(APP, 'read', { gated: true }).then((release) => {
+			next = true;
+			return release;
+		});
+		await Promise.resolve();
+		expect(next).toBe(false);
+		releases[0]();
+		(await waiting)();
+		expect(next).toBe(true);
+	});
+
+	it('a stopped execution leaves the wait at once and frees its place', async () => {
+		const clock: Clock = {
+			now: () => Date.parse('2026-11-23T10:00:00.000Z'),
+			sleep: async (_ms, signal) => {
+				if (signal?.aborted) throw new Error('aborted');
+			},
+		};
+		const pacer = new Pacer(clock);
+		pacer.learn(APP, 'read', answer(50, 0));
+		const cancel = new AbortController();
+		cancel.abort();
+		await expect(
+			pacer.takeSlot(APP, 'read', { gated: true, signal: cancel.signal }),
+		).rejects.toThrow('aborted');
+	});
+});
