@@ -8,7 +8,7 @@ const { execFileSync, spawnSync } = require('node:child_process');
 const { startSandboxProcess } = require('./sandbox');
 const { loadRealN8nLibrary, runtimeOf, nodeVersionOf, createBenchN8n } = require('./n8n');
 const { credentialRecords, subjects, webhookWorkflow, COMPANY, MONTH } = require('./workflows');
-const { itemsRun, rawLoop, downloadRun, streamFloorRun, parseLinesRun, oracleRun } = require('./measure');
+const { itemsRun, rawLoop, downloadRun, streamFloorRun, parseLinesRun, oracleRun, limitedRun, concurrentRuns } = require('./measure');
 const { measureTrigger } = require('./trigger');
 const { figuresOf, consoleLines, writeReport } = require('./report');
 const { formatNumber, MiB } = require('./stats');
@@ -101,6 +101,19 @@ async function main() {
 			}
 			results.items.rawLoop.push(await rawLoop(sandbox, options.items));
 		}
+
+		log("At the service's rate limit (the sandbox's model: 50 reads per second per application), one run each");
+		await sandbox.rateLimit(true);
+		const limited = { items: options.items, readsPerSecond: 50 };
+		limited.node = await limitedRun(bench, sandbox, workflows.limitedNode, options.items);
+		limited.http = await limitedRun(bench, sandbox, workflows.limitedHttp, options.items);
+		limited.httpBatched = await limitedRun(bench, sandbox, workflows.limitedHttpBatched, options.items);
+		limited.twoExecutions = await concurrentRuns(bench, sandbox, [workflows.limitedHalfA, workflows.limitedHalfB], options.items / 2);
+		await sandbox.rateLimit(false);
+		for (const [who, run] of Object.entries(limited)) {
+			if (typeof run === 'object') log(`  ${who}: ${formatNumber(run.nodeMs ?? run.totalMs)} ms, failed ${run.failed}, 429s ${run.refused}`);
+		}
+		results.limited = limited;
 
 		log(`Parse Lines on ${options.lines} lines, against csv-parse`);
 		for (let run = 0; run < options.runs; run += 1) results.parseLines.oracle.push(oracleRun(csvBytes));

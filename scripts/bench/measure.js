@@ -43,6 +43,26 @@ async function itemsRun(bench, sandbox, workflow, expectedItems) {
 	return { nodeMs: run.nodeMs, wallMs: run.wallMs, requests: requests.count, connections: requests.connections };
 }
 
+/** A run at the service's rate limit: node time, items that failed, and the 429s the service sent. */
+async function limitedRun(bench, sandbox, workflow, expectedItems) {
+	await sandbox.clearRequests();
+	const run = await runSubject(bench, workflow);
+	if (run.items.length !== expectedItems) throw new Error(`${workflow.id}: ${run.items.length} items instead of ${expectedItems}`);
+	const refused = (await sandbox.requests()).filter((request) => request.status === 429).length;
+	return { nodeMs: run.nodeMs, failed: run.items.filter((item) => item.json.error !== undefined).length, refused };
+}
+
+/** Executions of these workflows started at the same moment: the time until all ended. */
+async function concurrentRuns(bench, sandbox, workflows, expectedItems) {
+	await sandbox.clearRequests();
+	const started = performance.now();
+	const runs = await Promise.all(workflows.map((workflow) => runSubject(bench, workflow)));
+	const totalMs = performance.now() - started;
+	const refused = (await sandbox.requests()).filter((request) => request.status === 429).length;
+	for (const run of runs) if (run.items.length !== expectedItems) throw new Error(`${run.items.length} items instead of ${expectedItems}`);
+	return { totalMs, failed: runs.map((run) => run.items.filter((item) => item.json.error !== undefined).length), refused };
+}
+
 /** The floor: the same GETs one after the other on one kept-alive connection, from this process. */
 async function rawLoop(sandbox, count) {
 	const url = `${sandbox.apiBaseUrl}/companies/${COMPANY}/payroll-status?date=${MONTH}`;
@@ -105,4 +125,4 @@ function oracleRun(csvBytes) {
 	return { items, parseMs, totalMs };
 }
 
-module.exports = { runSubject, itemsRun, rawLoop, downloadRun, streamFloorRun, parseLinesRun, oracleRun };
+module.exports = { limitedRun, concurrentRuns, runSubject, itemsRun, rawLoop, downloadRun, streamFloorRun, parseLinesRun, oracleRun };

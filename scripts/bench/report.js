@@ -8,7 +8,7 @@ const verdict = (met) => (met ? 'met' : 'not met');
 /** The figures of a run, each with its goal as a ratio measured in this run. */
 function figuresOf(results) {
 	const figures = [];
-	const { items, downloads, parseLines, trigger } = results;
+	const { items, downloads, parseLines, trigger, limited } = results;
 
 	const itemsNode = summarize(items.node.map((run) => run.nodeMs));
 	const itemsHttp = summarize(items.http.map((run) => run.nodeMs));
@@ -40,6 +40,29 @@ function figuresOf(results) {
 		goal: `reference: ${formatSummary(floor, ms)}`,
 		met: '—',
 	});
+
+	if (limited) {
+		const floorMs = (limited.items / limited.readsPerSecond) * 1000;
+		const ofFloor = limited.node.nodeMs / floorMs;
+		figures.push({
+			subject: `At the rate limit (${limited.readsPerSecond} reads/s): ${formatNumber(limited.items)} items × Get Status, default settings: node time against the limit's floor (${formatNumber(floorMs / 1000)} s); failed items; 429s sent by the service`,
+			node: `${ms(limited.node.nodeMs)} (${ratio(ofFloor)} the floor); failed ${limited.node.failed}; 429s ${limited.node.refused}`,
+			http: `default: ${ms(limited.http.nodeMs)}, failed ${limited.http.failed}, 429s ${limited.http.refused}; Batching 50 per 1000 ms: ${ms(limited.httpBatched.nodeMs)} (${ratio(limited.httpBatched.nodeMs / floorMs)} the floor), failed ${limited.httpBatched.failed}, 429s ${limited.httpBatched.refused}`,
+			ratio: ratio(limited.node.nodeMs / limited.httpBatched.nodeMs),
+			goal: '0 failed items, ≤ 1.15 × the floor',
+			met: verdict(limited.node.failed === 0 && ofFloor <= 1.15),
+		});
+		const two = limited.twoExecutions;
+		const twoOfFloor = two.totalMs / floorMs;
+		figures.push({
+			subject: `At the rate limit: two executions of ${formatNumber(limited.items / 2)} items started at the same moment in one n8n (wall time until both ended)`,
+			node: `${ms(two.totalMs)} (${ratio(twoOfFloor)} the floor); failed ${two.failed.join(' and ')}; 429s ${two.refused}`,
+			http: '—',
+			ratio: '—',
+			goal: '0 failed items in both',
+			met: verdict(two.failed.every((count) => count === 0)),
+		});
+	}
 
 	for (const size of downloads) {
 		const timeNode = summarize(size.node.map((run) => run.nodeMs));

@@ -38,6 +38,8 @@ async function startSandboxProcess({ accountingLines, paymentFileBytes }) {
 		/** Back to the seed with these size knobs; the start tokens stay valid. */
 		reset: (knobs) => control('POST', '/reset', knobs),
 		requests: () => control('GET', '/requests'),
+		/** The service's rate limit (50 reads, 20 writes per second per application), on or off. */
+		rateLimit: (enabled) => control('POST', '/rate-limits', { enabled }),
 		clearRequests: () => control('DELETE', '/requests'),
 		/** A file as the API serves it, read here with the company's token. */
 		async download(apiPath) {

@@ -63,7 +63,23 @@ function subjects(sandbox, httpVersion) {
 		parseLines: {
 			node: payrollNode({ resource: 'accounting', operation: 'downloadCsv', binaryPropertyName: 'data', options: { parseLines: true } }),
 		},
+		// At the service's rate limit: failed items become output items (On Error → Continue) to be counted.
+		limitedNode: { items: 1000, node: continuing(payrollNode({ resource: 'payroll', operation: 'getStatus' })) },
+		// Two workflows of 500 items, so that two executions run at the same moment, one of each.
+		limitedHalfA: { items: 500, node: continuing(payrollNode({ resource: 'payroll', operation: 'getStatus' })) },
+		limitedHalfB: { items: 500, node: continuing(payrollNode({ resource: 'payroll', operation: 'getStatus' })) },
+		limitedHttp: { items: 1000, node: continuing(httpRequestNode(sandbox, httpVersion, statusPath)) },
+		// What a careful user sets for 50 reads per second: 50 items per batch, a batch per second.
+		limitedHttpBatched: {
+			items: 1000,
+			node: continuing(httpRequestNode(sandbox, httpVersion, statusPath, { batching: { batch: { batchSize: 50, batchInterval: 1000 } } })),
+		},
 	};
+}
+
+/** Settings → On Error → Continue: a failed item is an output item with `json.error`. */
+function continuing(node) {
+	return { ...node, onError: 'continueRegularOutput' };
 }
 
 function webhookWorkflow(key, { items, node }) {
