@@ -29,3 +29,13 @@ export const binaryPropertyNameField: INodeProperties = {
 	default: 'data',
 	hint: 'The name of the output binary field to put the file in',
 };
+
+/** The "Options" collection of an operation: what most users leave as it is. */
+export const optionsField = (options: INodeProperties[]): INodeProperties => ({
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add option',
+	default: {},
+	options,
+});

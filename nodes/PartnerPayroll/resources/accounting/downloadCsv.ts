@@ -1,27 +1,20 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { binaryPropertyNameField, monthField } from '../commonFields';
+import { binaryPropertyNameField, monthField, optionsField } from '../commonFields';
 
 const properties: INodeProperties[] = [
 	monthField,
 	binaryPropertyNameField,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
-			{
-				displayName: 'Parse Lines',
-				name: 'parseLines',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to also parse the file into one item per line, with ISO dates, numeric amounts and the analytic axes grouped (the file stays on the first item)',
-			},
-		],
-	},
+	optionsField([
+		{
+			displayName: 'Parse Lines',
+			name: 'parseLines',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to also parse the file into one item per line, with ISO dates, numeric amounts and the analytic axes grouped (the file stays on the first item)',
+		},
+	]),
 ];
 
 export const downloadCsvDescription = updateDisplayOptions(

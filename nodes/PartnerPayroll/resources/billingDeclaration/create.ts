@@ -1,5 +1,7 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
+import { optionsField } from '../commonFields';
+
 const productNameField: INodeProperties = {
 	displayName: 'Product Name',
 	name: 'productName',
@@ -44,41 +46,34 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
-			{
-				displayName: 'Employees by Products (Deprecated)',
-				name: 'employeesByProducts',
-				type: 'fixedCollection',
-				typeOptions: { multipleValues: true },
-				placeholder: 'Add product',
-				default: {},
-				description:
-					'Deprecated by the service in favour of Quantity by Products. Sent instead of it, so leave Quantity by Products empty when you use it.',
-				options: [
-					{
-						displayName: 'Product',
-						name: 'product',
-						values: [
-							productNameField,
-							{
-								displayName: 'Number of Employees',
-								name: 'numberOfEmployees',
-								type: 'number',
-								default: 0,
-								typeOptions: { minValue: 0, numberPrecision: 0 },
-							},
-						],
-					},
-				],
-			},
-		],
-	},
+	optionsField([
+		{
+			displayName: 'Employees by Products (Deprecated)',
+			name: 'employeesByProducts',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add product',
+			default: {},
+			description:
+				'Deprecated by the service in favour of Quantity by Products. Sent instead of it, so leave Quantity by Products empty when you use it.',
+			options: [
+				{
+					displayName: 'Product',
+					name: 'product',
+					values: [
+						productNameField,
+						{
+							displayName: 'Number of Employees',
+							name: 'numberOfEmployees',
+							type: 'number',
+							default: 0,
+							typeOptions: { minValue: 0, numberPrecision: 0 },
+						},
+					],
+				},
+			],
+		},
+	]),
 ];
 
 export const createDescription = updateDisplayOptions(
