@@ -16,12 +16,13 @@ const USAGE = `Usage: node sandbox/cli.js [options]
   --storage-port N         port of the signed-storage origin of redirect faults (default 0 = any free port)
   --accounting-lines N     exact number of lines of every accounting export (CSV and v2)
   --payment-file-bytes N   minimum size of every payment file (padded deterministically)
+  --listed-documents N     exact number of documents of GB3001's income-tax listing (each a real PDF)
   --tokens-file PATH       JSON [{"token","companyId","scopes":[...],"clientId"?,"kind"?}] of fixed tokens
   --json                   print the startup information as one JSON line
   --help                   this text`;
 
-const VALUE_OPTIONS = { '--port': 'port', '--host': 'host', '--storage-port': 'storagePort', '--accounting-lines': 'accountingLines', '--payment-file-bytes': 'paymentFileBytes', '--tokens-file': 'tokensFile' };
-const INTEGER_OPTIONS = ['port', 'storagePort', 'accountingLines', 'paymentFileBytes'];
+const VALUE_OPTIONS = { '--port': 'port', '--host': 'host', '--storage-port': 'storagePort', '--accounting-lines': 'accountingLines', '--payment-file-bytes': 'paymentFileBytes', '--listed-documents': 'listedDocuments', '--tokens-file': 'tokensFile' };
+const INTEGER_OPTIONS = ['port', 'storagePort', 'accountingLines', 'paymentFileBytes', 'listedDocuments'];
 
 function fail(message) {
   process.stderr.write(`${message}\n\n${USAGE}\n`);
@@ -145,6 +146,7 @@ async function main() {
       storagePort: args.storagePort,
       accountingLines: args.accountingLines,
       paymentFileBytes: args.paymentFileBytes,
+      listedDocuments: args.listedDocuments,
       initialTokens: tokens,
     });
   } catch (error) {

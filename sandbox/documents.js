@@ -41,15 +41,19 @@ function documentListItem(companyId, document) {
   return item;
 }
 
-/** Documents returned by one listing: 'incomeTaxes' or 'autoEnrolment'. */
-function listedDocuments(companyId, listing) {
-  return documentsOf(companyId).filter((document) => document.listing === listing);
+/**
+ * Documents returned by one listing: 'incomeTaxes' or 'autoEnrolment'. `count` is the `listedDocuments`
+ * knob (null = the seed), the size of GB3001's income-tax listing.
+ */
+function listedDocuments(companyId, listing, count = null) {
+  return documentsOf(companyId, count).filter((document) => document.listing === listing);
 }
 
+/** PDF bytes of a document, or null; `count` as for listedDocuments (a synthetic document exists only with it). */
 const documentPdf = boundedCache(
-  (companyId, documentId) => {
+  (companyId, documentId, count = null) => {
     const company = findCompany(companyId);
-    const document = findDocument(companyId, documentId);
+    const document = findDocument(companyId, documentId, count);
     if (!company || !document) return null;
     const contract = findContract(companyId, document.contractId);
     return buildPdf({
@@ -66,7 +70,7 @@ const documentPdf = boundedCache(
       ],
     });
   },
-  (companyId, documentId) => `${companyId}|${documentId}`,
+  (companyId, documentId, count = null) => `${companyId}|${documentId}|${count}`,
   32,
 );
 

@@ -27,7 +27,7 @@ function createResourceServer({ tokens, companyState, rateLimiter, knobs }) {
 
   function documentListing(listing) {
     return ({ company }) => {
-      const documents = listedDocuments(company.id, listing);
+      const documents = listedDocuments(company.id, listing, knobs.listedDocuments);
       companyState.markListed(company.id, documents.map((document) => document.documentId));
       return jsonReply(200, { documents: documents.map((document) => documentListItem(company.id, document)) });
     };
@@ -35,12 +35,12 @@ function createResourceServer({ tokens, companyState, rateLimiter, knobs }) {
 
   /** Spec rule 2: only documents already returned by a listing of this company; 404 otherwise. */
   function downloadDocument({ company, params }) {
-    const document = seed.findDocument(company.id, params.documentId);
+    const document = seed.findDocument(company.id, params.documentId, knobs.listedDocuments);
     const reachable = document
       && companyState.wasListed(company.id, document.documentId)
       && (params.contractId === undefined || params.contractId === document.contractId);
     if (!reachable) throw apiError(404, WRONG_ID);
-    return binaryReply('application/pdf', documentPdf(company.id, document.documentId), {
+    return binaryReply('application/pdf', documentPdf(company.id, document.documentId, knobs.listedDocuments), {
       'Content-Disposition': `attachment; filename="${documentName(company.id, document)}"`,
     });
   }

@@ -35,8 +35,11 @@ function createSeedView({ knobs, clients }) {
     company: (companyId) => companies.find((company) => company.id === companyId) || null,
     /** Seeded status, before any change through the control endpoint. */
     payrollStatus: (companyId, month) => frozenCopy(seed.seededPayrollStatus(companyId, month)),
-    /** All documents of a company with their listing ('incomeTaxes', 'autoEnrolment' or null = never listed). */
-    documents: (companyId) => frozenCopy(seed.documentsOf(companyId).map((document) => ({
+    /**
+     * All documents of a company with their listing ('incomeTaxes', 'autoEnrolment' or null = never listed),
+     * GB3001's income-tax ones as many as the `listedDocuments` knob says.
+     */
+    documents: (companyId) => frozenCopy(seed.documentsOf(companyId, knobs.listedDocuments).map((document) => ({
       ...documentListItem(companyId, document),
       type: document.type,
       listing: document.listing,
@@ -47,7 +50,7 @@ function createSeedView({ knobs, clients }) {
     accountingEntries: (companyId, month) => frozenCopy(accountingEntries(companyId, month, knobs.accountingLines)),
     accountingCsv: (companyId, month) => Buffer.from(accountingCsv(companyId, month, knobs.accountingLines)),
     document: (companyId, documentId) => {
-      const pdf = documentPdf(companyId, documentId);
+      const pdf = documentPdf(companyId, documentId, knobs.listedDocuments);
       return pdf ? Buffer.from(pdf) : null;
     },
   });

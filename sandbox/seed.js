@@ -3,6 +3,8 @@
 // payroll months. Everything is literal or derived by formula, so every run serves exactly the same data.
 // Generated files (payment files, accounting, PDFs) are built from this in their own modules.
 
+const { boundedCache } = require('./deterministic');
+
 const COMPANIES = [
   {
     id: 'FR1001',
@@ -149,12 +151,54 @@ function findContract(companyId, contractId) {
   return contractsOf(companyId).find((contract) => contract.contractId === contractId) || null;
 }
 
-function documentsOf(companyId) {
-  return DOCUMENTS[companyId] || [];
+/** The company whose income-tax listing the `listedDocuments` knob sizes. */
+const LISTED_DOCUMENTS_COMPANY = 'GB3001';
+
+/**
+ * Income-tax document number `index` (0, 1, ...) beyond the seed: a P60 or a P11D of each of GB3001's five
+ * contracts in turn, one tax year further back every two rounds (2024, 2023, ...), so ids and names never
+ * repeat and never meet the seeded ones (2025 and later).
+ */
+function syntheticIncomeTaxDocument(index) {
+  const contracts = CONTRACTS[LISTED_DOCUMENTS_COMPANY];
+  const contract = contracts[index % contracts.length];
+  const round = Math.floor(index / contracts.length);
+  const type = round % 2 === 0 ? 'P60' : 'P11D';
+  const year = String(2024 - Math.floor(round / 2));
+  const number = contract.contractId.slice(-3);
+  const second = String(index % 60).padStart(2, '0');
+  return {
+    documentId: `gb3001-${type.toLowerCase()}-${year}-${number}`,
+    listing: 'incomeTaxes',
+    type,
+    contractId: contract.contractId,
+    year,
+    month: type === 'P60' ? '04' : '07',
+    createdAt: type === 'P60' ? `${year}-05-20T09:15:${second}.000Z` : `${year}-07-01T08:30:${second}.000Z`,
+  };
 }
 
-function findDocument(companyId, documentId) {
-  return documentsOf(companyId).find((document) => document.documentId === documentId) || null;
+/**
+ * Documents of a company. `listedDocuments` (null = the seed) makes GB3001's income-tax listing hold
+ * exactly that many: the seeded ones first, then synthetic ones (fewer than four drops the last seeded
+ * ones, which then exist no more).
+ */
+function documentsOf(companyId, listedDocuments = null) {
+  const seeded = DOCUMENTS[companyId] || [];
+  if (listedDocuments === null || listedDocuments === undefined || companyId !== LISTED_DOCUMENTS_COMPANY) return seeded;
+  return sizedDocuments(listedDocuments);
+}
+
+const sizedDocuments = boundedCache((count) => {
+  const seeded = DOCUMENTS[LISTED_DOCUMENTS_COMPANY];
+  const incomeTaxes = seeded.filter((document) => document.listing === 'incomeTaxes');
+  const kept = new Set(incomeTaxes.slice(0, count));
+  const synthetic = Array.from({ length: Math.max(0, count - incomeTaxes.length) }, (_, index) => Object.freeze(syntheticIncomeTaxDocument(index)));
+  return Object.freeze([...seeded.filter((document) => document.listing !== 'incomeTaxes' || kept.has(document)), ...synthetic]);
+}, (count) => count, 4);
+
+function findDocument(companyId, documentId, listedDocuments = null) {
+  return documentsOf(companyId, listedDocuments).find((document) => document.documentId === documentId) || null;
 }
 
 /** Seeded payroll status of a month: `{status, executionEndDate}`. */
@@ -199,6 +243,7 @@ module.exports = {
   contractsOf,
   activeContractsOf,
   findContract,
+  LISTED_DOCUMENTS_COMPANY,
   documentsOf,
   findDocument,
   seededPayrollStatus,

@@ -43,6 +43,13 @@ function sizeKnob(name, value) {
   return value;
 }
 
+/** A whole number (0 allowed), or null for "as seeded". */
+function countKnob(name, value) {
+  if (value === undefined || value === null) return null;
+  if (!(Number.isInteger(value) && value >= 0)) throw new InputError(`${name} must be a whole number (0 or more)`);
+  return value;
+}
+
 /** The part of `path` under `prefix` ('' for the prefix itself), or null when outside it. */
 function underPrefix(path, prefix) {
   if (path === prefix) return '';
@@ -68,6 +75,7 @@ async function startSandbox(options = {}) {
   const startKnobs = {
     accountingLines: sizeKnob('accountingLines', options.accountingLines),
     paymentFileBytes: sizeKnob('paymentFileBytes', options.paymentFileBytes),
+    listedDocuments: countKnob('listedDocuments', options.listedDocuments),
   };
   const knobs = { ...startKnobs };
   const clients = loadClients({ clients: clientList, clientsFile });
@@ -87,11 +95,15 @@ async function startSandbox(options = {}) {
     for (const token of initialTokens) tokens.issue(token);
   }
 
-  /** Back to the seed state; size knobs from the body, else those given at start. */
+  /** Back to the seed state; knobs from the body, else those given at start. */
   function reset(body) {
     const given = body && typeof body === 'object' ? body : {};
-    const knob = (name) => sizeKnob(name, given[name] === undefined ? startKnobs[name] : given[name]);
-    const next = { accountingLines: knob('accountingLines'), paymentFileBytes: knob('paymentFileBytes') };
+    const value = (name) => (given[name] === undefined ? startKnobs[name] : given[name]);
+    const next = {
+      accountingLines: sizeKnob('accountingLines', value('accountingLines')),
+      paymentFileBytes: sizeKnob('paymentFileBytes', value('paymentFileBytes')),
+      listedDocuments: countKnob('listedDocuments', value('listedDocuments')),
+    };
     Object.assign(knobs, next);
     tokens.clear();
     authServer.reset();

@@ -38,7 +38,7 @@ beforeAll(() => {
 });
 
 test('--json prints the addresses, the default client and a token per company; fixed tokens work; SIGTERM stops cleanly', async () => {
-  const cli = startCli(['--port', '0', '--json', '--tokens-file', tokensFile, '--accounting-lines', '40', '--payment-file-bytes=5000']);
+  const cli = startCli(['--port', '0', '--json', '--tokens-file', tokensFile, '--accounting-lines', '40', '--payment-file-bytes=5000', '--listed-documents', '6']);
   const info = JSON.parse(await cli.ready);
   expect(info.apiBaseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
   expect(info.authServerUrl).toBe(info.apiBaseUrl.replace('/api/v1', '/oauth'));
@@ -62,6 +62,7 @@ test('--json prints the addresses, the default client and a token per company; f
   const gb = info.tokens.find((entry) => entry.companyId === 'GB3001').token;
   const file = await get('/companies/GB3001/payment-files?date=202607', gb);
   expect((await file.arrayBuffer()).byteLength).toBe(5000);
+  expect((await (await get('/companies/GB3001/income-taxes-documents', gb)).json()).documents).toHaveLength(6);
 
   cli.child.kill('SIGTERM');
   const { code } = await cli.exited;
@@ -87,7 +88,7 @@ test('text output (port from PARTNER_PAYROLL_SANDBOX_PORT) names every address, 
 test('--help exits 0; an unknown option or a bad number exits 2 with the usage', async () => {
   const help = startCli(['--help'], { until: /Usage/ });
   expect((await help.exited).code).toBe(0);
-  for (const args of [['--bogus'], ['--port', 'abc']]) {
+  for (const args of [['--bogus'], ['--port', 'abc'], ['--listed-documents', '-1']]) {
     const bad = startCli(args, { until: /never/ });
     const result = await bad.exited;
     expect(result.code).toBe(2);

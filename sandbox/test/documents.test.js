@@ -1,7 +1,7 @@
 'use strict';
 // UK document listings, spec rule 2 (download only what a listing returned), and PDF validity.
 
-const { startTestSandbox, api, token } = require('./helpers');
+const { startTestSandbox, api, control, token } = require('./helpers');
 
 const LISTING_KEYS = ['documentId', 'createdAt', 'contractId', 'type', 'year', 'month', 'name', 'documentUrl'];
 
@@ -157,5 +157,75 @@ describe('PDF files', () => {
     const content = checkPdf(buildPdf({ title: 'A (b) \\ c', lines: ['Thistle & Rose (UK)'], createdAt: '2026-01-01T00:00:00.000Z' }));
     expect(content).toContain('(A \\(b\\) \\\\ c) Tj');
     expect(content).toContain('(Thistle & Rose \\(UK\\)) Tj');
+  });
+});
+
+describe('listedDocuments knob: GB3001\'s income-tax listing with N documents', () => {
+  afterEach(() => sandbox.reset()); // back to the start knobs (the seed) for the other tests
+
+  async function resetWith(body) {
+    const reset = await control(sandbox, '/reset', { method: 'POST', body });
+    gbToken = token(sandbox, 'GB3001');
+    return reset;
+  }
+
+  test('50 documents: the seeded four first, then unique ids and names, each a real PDF through its documentUrl', async () => {
+    expect((await resetWith({ listedDocuments: 50 })).body).toMatchObject({ reset: true, listedDocuments: 50 });
+    const documents = await listIncomeTaxes();
+    expect(documents).toHaveLength(50);
+    expect(documents.slice(0, 4).map((document) => document.documentId)).toEqual(['gb3001-p60-2025-001', 'gb3001-p60-2025-002', 'gb3001-p11d-2025-004', 'gb3001-p45-2026-005']);
+    expect(new Set(documents.map((document) => document.documentId)).size).toBe(50);
+    expect(new Set(documents.map((document) => document.name)).size).toBe(50);
+    expect(documents[4]).toEqual({
+      documentId: 'gb3001-p60-2024-001', createdAt: '2024-05-20T09:15:00.000Z', contractId: 'ctr_gb3001_001', type: 'P60',
+      year: '2024', month: '04', name: 'P60-2024-Jane-Doe.pdf', documentUrl: '/companies/GB3001/contracts/ctr_gb3001_001/documents/gb3001-p60-2024-001',
+    });
+    const titles = { P60: 'P60 End of Year Certificate', P11D: 'P11D Expenses and benefits', P45: 'P45 Details of employee leaving work' };
+    for (const document of documents) {
+      expect(Object.keys(document)).toEqual(LISTING_KEYS);
+      expect(new Date(document.createdAt).toISOString()).toBe(document.createdAt);
+      const response = await api(sandbox, document.documentUrl, { token: gbToken });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/pdf');
+      expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${document.name}"`);
+      const bytes = Buffer.from(await response.arrayBuffer());
+      expect(bytes.length).toBeLessThan(4000);
+      const content = checkPdf(bytes);
+      expect(content).toContain(document.documentId);
+      expect(content).toContain(titles[document.type]);
+      expect(bytes.equals(sandbox.seed.document('GB3001', document.documentId))).toBe(true);
+    }
+    expect(sandbox.seed.documents('GB3001').filter((document) => document.listing === 'incomeTaxes')).toHaveLength(50);
+    // Auto-enrolment letters and the never-listed payslip are as seeded.
+    expect(await listAutoEnrolment()).toHaveLength(2);
+    expect((await download('gb3001-payslip-202607-001')).status).toBe(404);
+  });
+
+  test('fewer than the seed drops the last seeded ones; 0 is an empty listing; a reset without body returns to the seed', async () => {
+    await resetWith({ listedDocuments: 2 });
+    expect((await listIncomeTaxes()).map((document) => document.documentId)).toEqual(['gb3001-p60-2025-001', 'gb3001-p60-2025-002']);
+    expect((await download('gb3001-p11d-2025-004')).status).toBe(404);
+    await resetWith({ listedDocuments: 0 });
+    expect(await listIncomeTaxes()).toEqual([]);
+    expect((await resetWith(undefined)).body).toMatchObject({ listedDocuments: null });
+    expect(await listIncomeTaxes()).toHaveLength(4);
+    expect((await download('gb3001-p60-2024-001')).status).toBe(404);
+  });
+
+  test('bad values are 400; the option of startSandbox is the value after a reset without body', async () => {
+    for (const listedDocuments of [-1, 1.5, '50']) {
+      expect((await control(sandbox, '/reset', { method: 'POST', body: { listedDocuments } })).status).toBe(400);
+    }
+    const sized = await startTestSandbox({ listedDocuments: 7 });
+    try {
+      const list = async () => (await (await api(sized, '/companies/GB3001/income-taxes-documents', { token: token(sized, 'GB3001') })).json()).documents;
+      expect(await list()).toHaveLength(7);
+      sized.reset();
+      expect(await list()).toHaveLength(7);
+      sized.reset({ listedDocuments: 12 });
+      expect(await list()).toHaveLength(12);
+    } finally {
+      await sized.close();
+    }
   });
 });
