@@ -18,7 +18,7 @@ export const monthField: INodeProperties = {
 	default: '',
 	placeholder: '202610',
 	description:
-		'Payroll month as YYYYMM. YYYY-MM and ISO dates (for example from {{ $now }}) are accepted and converted.',
+		'Payroll month as YYYYMM. YYYY-MM, ISO dates (for example from {{ $now }}) and a month name with its year (October 2026) are accepted and converted.',
 };
 
 export const binaryPropertyNameField: INodeProperties = {

@@ -15,6 +15,12 @@ describe('normalizeMonth', () => {
 		['2026-01-01T00:00:00.000Z', '202601'],
 		[' 202612 ', '202612'],
 		[202605, '202605'],
+		// What people and language models write: a month name with its year.
+		['October 2026', '202610'],
+		['Oct 2026', '202610'],
+		['oct. 2026', '202610'],
+		['SEPT 2026', '202609'],
+		['may 2027', '202705'],
 	])('reads %p as %p', (input, expected) => {
 		expect(normalizeMonth(input, field, node)).toBe(expected);
 	});
@@ -32,7 +38,10 @@ describe('normalizeMonth', () => {
 		'102610',
 		'3026-10',
 		'26-10',
-		'October 2026',
+		'Octember 2026',
+		'Oc 2026',
+		'October 1926',
+		'October',
 		'2026/10',
 		'2026100',
 	])('refuses %p, naming the field and the expected format', (input) => {

@@ -16,7 +16,8 @@ const operationSelector: INodeProperties = {
 		{
 			name: 'Download CSV',
 			value: 'downloadCsv',
-			action: 'Download the accounting CSV file of a month',
+			action:
+				'Download the accounting csv file of a month for a french company id and a month like 202610',
 			description:
 				'Download the accounting export of a month as a CSV file (French companies), optionally parsed into one item per line',
 			routing: operationRouting({
@@ -31,7 +32,8 @@ const operationSelector: INodeProperties = {
 		{
 			name: 'Get Entries',
 			value: 'getEntries',
-			action: 'Get the accounting entries of a month',
+			action:
+				'Get the accounting entries of a month for a french company id and a month like 202610',
 			description: 'Get the accounting entries of a month, one item per entry (French companies)',
 			routing: operationRouting({
 				method: 'GET',

@@ -21,7 +21,8 @@ const operationSelector: INodeProperties = {
 		{
 			name: 'Create',
 			value: 'create',
-			action: 'Create a billing declaration',
+			action:
+				'Create and record a billing declaration for a company id and a month like 202610 on every call',
 			description: 'Declare the billing data of a company for a month (partner applications only)',
 			routing: operationRouting({
 				method: 'POST',

@@ -13,7 +13,7 @@ const operationSelector: INodeProperties = {
 		{
 			name: 'Get',
 			value: 'get',
-			action: 'Get a company',
+			action: 'Get a company by its id or the company of the token when the id is empty',
 			description:
 				'Get the record of a company: name, country, identification number, address, active contracts',
 			routing: operationRouting({ method: 'GET', belowCompany: '' }),
@@ -21,7 +21,7 @@ const operationSelector: INodeProperties = {
 		{
 			name: 'Get French Record',
 			value: 'getFrench',
-			action: 'Get the french record of a company',
+			action: 'Get the french record of a company by its french company id',
 			description: 'Get the record of a French company with its French-specific fields',
 			routing: operationRouting({
 				method: 'GET',

@@ -27,7 +27,7 @@ const operationSelector: INodeProperties = {
 		{
 			name: 'Download',
 			value: 'download',
-			action: 'Download a document',
+			action: 'Download a uk document as a pdf by its document id or url and get its name and size',
 			description: 'Download a listed document as a PDF file, by ID or by its documentUrl',
 			routing: operationRouting({
 				method: 'GET',
@@ -39,7 +39,7 @@ const operationSelector: INodeProperties = {
 		{
 			name: 'Get Auto-Enrolment Documents',
 			value: 'getAutoEnrolmentDocuments',
-			action: 'Get the auto enrolment documents of a company',
+			action: 'Get the auto enrolment documents of a uk company with their document ids and urls',
 			description:
 				'List the UK pension auto-enrolment letters, one item per document (UK companies)',
 			routing: listingRouting('/auto-enrolment-documents'),
@@ -47,7 +47,8 @@ const operationSelector: INodeProperties = {
 		{
 			name: 'Get Income Tax Documents',
 			value: 'getIncomeTaxDocuments',
-			action: 'Get the income tax documents of a company',
+			action:
+				'Get the income tax documents p60 p45 and p11d of a uk company with their document ids and urls',
 			description:
 				'List the UK income tax documents (P60, P45, P11D), one item per document (UK companies)',
 			routing: listingRouting('/income-taxes-documents'),

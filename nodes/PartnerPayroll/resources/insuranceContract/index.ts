@@ -21,7 +21,7 @@ const operationSelector: INodeProperties = {
 		{
 			name: 'Get Health Insurance Contracts',
 			value: 'getHealthInsurance',
-			action: 'Get the health insurance contracts of a company',
+			action: 'Get the health insurance contracts of a french company',
 			description:
 				'List the French health insurance (mutuelle) contracts, one item per contract (French companies)',
 			routing: contractsRouting('/health-insurance-contracts'),
@@ -29,7 +29,7 @@ const operationSelector: INodeProperties = {
 		{
 			name: 'Get Provident Fund Contracts',
 			value: 'getProvidentFund',
-			action: 'Get the provident fund contracts of a company',
+			action: 'Get the provident fund contracts of a french company',
 			description:
 				'List the French provident fund (prévoyance) contracts, one item per contract (French companies)',
 			routing: contractsRouting('/provident-fund-contracts'),

@@ -16,7 +16,7 @@ const operationSelector: INodeProperties = {
 		{
 			name: 'Download Payment File',
 			value: 'downloadPaymentFile',
-			action: 'Download the payment file of a month',
+			action: 'Download the payment file of a month for a company id and a month like 202610',
 			description:
 				'Download the payment file (bank transfers) of a month as a binary file. It holds bank details: store it with care.',
 			routing: operationRouting({
@@ -30,7 +30,7 @@ const operationSelector: INodeProperties = {
 		{
 			name: 'Get Status',
 			value: 'getStatus',
-			action: 'Get the payroll status of a month',
+			action: 'Get the payroll status of a month for a company id and a month like 202610',
 			description:
 				'Whether the payroll of a month is completed, and when its last run ended, with the company and month',
 			routing: operationRouting({
