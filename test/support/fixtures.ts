@@ -127,7 +127,10 @@ export class SandboxSession {
 export async function runPartnerPayroll(
 	parameters: INodeParameters,
 	credentials: TestCredentials,
-	options: Pick<NodeRun, 'items' | 'continueOnFail' | 'abortSignal' | 'runExecutionData'> = {},
+	options: Pick<
+		NodeRun,
+		'items' | 'continueOnFail' | 'abortSignal' | 'runExecutionData' | 'executeOnce'
+	> = {},
 ): Promise<INodeExecutionData[]> {
 	const authentication = 'partnerPayrollOAuth2Api' in credentials ? 'oAuth2' : 'accessToken';
 	return await runDeclarativeNode(partnerPayroll, {

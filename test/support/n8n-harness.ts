@@ -88,6 +88,8 @@ export interface NodeRun {
 	 * execution, as n8n's Retry On Fail or a loop does (the node context lives there).
 	 */
 	runExecutionData?: IRunExecutionData;
+	/** Settings → Execute Once: n8n runs the node with the first item only, its input data unchanged. */
+	executeOnce?: boolean;
 }
 
 function buildNode(nodeType: INodeType, run: NodeRun): INode {
@@ -157,7 +159,7 @@ export async function runDeclarativeNode(
 		run.runExecutionData ?? createRunExecutionData(),
 		0,
 		items,
-		{ main: [items] },
+		{ main: [run.executeOnce ? items.slice(0, 1) : items] },
 		{ node, data: { main: [items] }, source: null },
 		[],
 		run.abortSignal,

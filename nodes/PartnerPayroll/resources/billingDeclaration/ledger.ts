@@ -3,6 +3,7 @@ import type {
 	IExecuteSingleFunctions,
 	INodeExecutionData,
 	IExecutePaginationFunctions,
+	ITaskDataConnections,
 } from 'n8n-workflow';
 
 import { failureError, withBatchOutcome } from '../../../shared/errors';
@@ -68,9 +69,14 @@ function newRun(itemCount: number): Run {
 	};
 }
 
-/** Items of this run of the node (the engine's input: main, or the agent's tool input). */
+/**
+ * Items of this run of the node: the input the routing engine runs (after Execute Once kept only
+ * the first item), else the node's input (main, or an agent's tool input).
+ */
 function itemCountOf(context: IExecuteSingleFunctions): number {
-	const input = context.getExecuteData()?.data;
+	const input =
+		(context as unknown as { inputData?: ITaskDataConnections }).inputData ??
+		context.getExecuteData()?.data;
 	return Math.max((input?.main ?? input?.ai_tool)?.[0]?.length ?? 1, 1);
 }
 

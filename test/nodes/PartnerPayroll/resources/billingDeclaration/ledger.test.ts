@@ -96,6 +96,16 @@ describe('several items', () => {
 		expect(await recorded()).toHaveLength(1);
 	});
 
+	it('Execute Once: the first item is sent, and the node does not wait for the others', async () => {
+		const token = await session.token('FR1001');
+		const items = await runPartnerPayroll(createFromItems, session.accessToken(token), {
+			items: itemsFor(['FR1001', '202610'], ['FR1001', '202611'], ['FR1001', '202612']),
+			executeOnce: true,
+		});
+		expect(items.map((item) => item.json.monthOfApplication)).toEqual(['202610']);
+		expect(await recorded()).toHaveLength(1);
+	});
+
 	it('Continue On Fail: each item its own outcome, the failed one paired with its input', async () => {
 		const token = await session.token('FR1001');
 		const items = await runPartnerPayroll(createFromItems, session.accessToken(token), {
