@@ -1,9 +1,10 @@
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	INodeExecutionData,
-	IExecutePaginationFunctions,
-	ITaskDataConnections,
+import {
+	sleepWithAbort,
+	type IDataObject,
+	type IExecutePaginationFunctions,
+	type IExecuteSingleFunctions,
+	type INodeExecutionData,
+	type ITaskDataConnections,
 } from 'n8n-workflow';
 
 import { failureError, withBatchOutcome } from '../../../shared/errors';
@@ -91,6 +92,32 @@ function recordChecks(context: IExecuteSingleFunctions, outcome: { month: string
 	return run;
 }
 
+/**
+ * Waits until every item of the run has been checked. n8n's routing engine starts the items in one
+ * synchronous loop (with Batching, a batch per interval), so once that time has passed every item
+ * that will start has started. One whose parameters n8n itself could not evaluate never starts: it
+ * then counts as failed, so no item waits forever.
+ */
+async function everyItemChecked(context: IExecuteSingleFunctions, run: Run): Promise<void> {
+	const { batching } = context.getNodeParameter('requestOptions', {}) as {
+		batching?: { batch?: { batchSize?: number; batchInterval?: number } };
+	};
+	const size = Math.max(batching?.batch?.batchSize ?? 1, 1);
+	const interval = Math.max(batching?.batch?.batchInterval ?? 0, 0);
+	const stop = new AbortController();
+	await Promise.race([
+		run.allChecked,
+		sleepWithAbort(Math.ceil(run.itemCount / size) * interval + 1000, stop.signal).catch(() => {}),
+	]);
+	stop.abort();
+	for (let index = 0; index < run.itemCount; index++) {
+		if (run.checks[index]) continue;
+		run.checks[index] = { failure: 'n8n could not start this item (see its own error)' };
+		run.outcomes[index] = 'notSent';
+		run.markDone[index]?.();
+	}
+}
+
 const label = (run: Run, index: number) => {
 	const check = run.checks[index];
 	return `item ${index}${check && 'month' in check ? ` (${check.month})` : ''}`;
@@ -132,7 +159,7 @@ export function declarationSendGuard(declaration: {
 				run.outcomes[index] = 'notSent';
 				throw checked;
 			}
-			await run.allChecked;
+			await everyItemChecked(context, run);
 			const failed = run.checks.findIndex((check) => 'failure' in check);
 			if (stopsTheBatch && failed >= 0) {
 				run.outcomes[index] = 'notSent';
