@@ -1,19 +1,18 @@
 'use strict';
-// The tarball a user installs holds the built nodes, credentials and icons only. `n8n-node build` copies
-// every *.png/*.svg outside the top-level node_modules into dist/, so a stray folder (an n8n install,
-// screenshots) would otherwise be shipped without anyone noticing.
+// The tarball a user installs holds the built nodes, credentials and icons, README, LICENSE and CHANGELOG.
+// `n8n-node build` copies every *.png/*.svg outside the top-level node_modules into dist/, so a stray folder
+// (an n8n install, screenshots) would otherwise be shipped without anyone noticing.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { packPackage, declaredTypes } = require('../../real-n8n/lib');
 
+// package.json `files` lists these folders of dist/ only: not tsc's copy of package.json (dist/package.json)
+// nor its incremental build state (dist/tsconfig.tsbuildinfo).
 const ALLOWED = [
 	/^package\/package\.json$/,
-	/^package\/(README\.md|LICENSE(\.md)?)$/,
-	/^package\/dist\/package\.json$/,
-	// tsc's incremental build state: the n8n-node template's tsconfig ("incremental": true) ships it too.
-	/^package\/dist\/tsconfig\.tsbuildinfo$/,
+	/^package\/(README\.md|LICENSE|CHANGELOG\.md)$/,
 	/^package\/dist\/(credentials|nodes|icons)\/.+/,
 ];
 
@@ -29,7 +28,7 @@ beforeAll(() => {
 	}
 });
 
-test('holds nothing but the build of nodes, credentials and icons', () => {
+test('holds nothing but the build of nodes, credentials and icons, README, LICENSE and CHANGELOG', () => {
 	expect(files.filter((file) => !ALLOWED.some((pattern) => pattern.test(file)))).toEqual([]);
 });
 
