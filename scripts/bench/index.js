@@ -1,23 +1,28 @@
 #!/usr/bin/env node
 'use strict';
 // `npm run bench`: this package's node against n8n's HTTP Request node in one real n8n, one run,
-// side by side; writes BENCHMARKS.md and prints one line per figure with its goal.
+// side by side; writes BENCHMARKS.md and prints one line per figure with its goal. `--only rate-limit`
+// runs the section at the service's rate limit alone and writes its report elsewhere (never BENCHMARKS.md).
 const os = require('node:os');
 const path = require('node:path');
 const { execFileSync, spawnSync } = require('node:child_process');
 const { startSandboxProcess } = require('./sandbox');
 const { loadRealN8nLibrary, runtimeOf, nodeVersionOf, createBenchN8n } = require('./n8n');
-const { credentialRecords, subjects, webhookWorkflow, COMPANY, MONTH } = require('./workflows');
-const { itemsRun, rawLoop, downloadRun, streamFloorRun, parseLinesRun, oracleRun, limitedRun, concurrentRuns } = require('./measure');
+const { credentialRecords, subjects, webhookWorkflow, COMPANY, MONTH, UK_COMPANY, LIMITED_FILES, LISTED_PDFS } = require('./workflows');
+const { itemsRun, rawLoop, downloadRun, streamFloorRun, parseLinesRun, oracleRun, limitedRun, limitedFilesRun, concurrentRuns } = require('./measure');
 const { measureTrigger } = require('./trigger');
 const { figuresOf, consoleLines, writeReport } = require('./report');
 const { formatNumber, MiB } = require('./stats');
 
 const repoRoot = path.resolve(__dirname, '..', '..');
-const USAGE = `Usage: npm run bench -- [--runs N] [--n8n-version V] [--no-build] [--output FILE]`;
+const USAGE = `Usage: npm run bench -- [--runs N] [--n8n-version V] [--no-build] [--output FILE] [--only rate-limit]
+  --only rate-limit   only the section at the service's rate limit (about 2 minutes), written to --output
+                      (default ${path.join(os.tmpdir(), 'partner-payroll-bench-rate-limit.md')}), never to BENCHMARKS.md`;
+const SECTIONS = ['rate-limit'];
+const COMMITTED_REPORT = path.join(repoRoot, 'BENCHMARKS.md');
 
 function parseArgs(argv) {
-	const options = { runs: 3, n8nVersion: undefined, build: true, output: path.join(repoRoot, 'BENCHMARKS.md'), items: 1000, lines: 100_000, smallFile: 70_000, largeFile: 50 * MiB };
+	const options = { runs: 3, n8nVersion: undefined, build: true, output: undefined, only: undefined, items: 1000, lines: 100_000, smallFile: 70_000, largeFile: 50 * MiB };
 	for (let index = 0; index < argv.length; index += 1) {
 		const [flag, inline] = argv[index].split(/=(.*)/s);
 		const value = () => inline ?? argv[(index += 1)];
@@ -25,6 +30,7 @@ function parseArgs(argv) {
 		else if (flag === '--n8n-version') options.n8nVersion = value();
 		else if (flag === '--no-build') options.build = false;
 		else if (flag === '--output') options.output = path.resolve(value());
+		else if (flag === '--only') options.only = value();
 		else if (flag === '--help') {
 			console.log(USAGE);
 			process.exit(0);
@@ -34,6 +40,13 @@ function parseArgs(argv) {
 		}
 	}
 	if (!(Number.isInteger(options.runs) && options.runs > 0)) throw new Error('--runs must be a positive whole number');
+	if (options.only !== undefined && !SECTIONS.includes(options.only)) throw new Error(`--only takes one of: ${SECTIONS.join(', ')}`);
+	if (options.only) {
+		// A part of the figures must not replace the full report.
+		options.output ??= path.join(os.tmpdir(), `partner-payroll-bench-${options.only}.md`);
+		if (options.output === COMMITTED_REPORT) throw new Error(`--only ${options.only} writes a partial report: choose another --output than BENCHMARKS.md`);
+	}
+	options.output ??= COMMITTED_REPORT;
 	return options;
 }
 
@@ -63,6 +76,45 @@ function machineInfo(runtime) {
 	};
 }
 
+/**
+ * At the service's rate limit (the sandbox's model, 50 reads per second per application), one run each:
+ * 1,000 Get Status items of the node and of the HTTP Request node (default settings and Batching), two
+ * executions of 500 items at once, then 20 payment files in one execution and a listing with Download
+ * Files of 50 PDFs (the sandbox reset to the small payment file and 50 listed documents).
+ */
+async function rateLimitSection(bench, sandbox, workflows, options, knobs) {
+	log("At the service's rate limit (the sandbox's model: 50 reads per second per application), one run each");
+	await sandbox.rateLimit(true);
+	const limited = { items: options.items, readsPerSecond: 50 };
+	limited.node = await limitedRun(bench, sandbox, workflows.limitedNode, options.items);
+	limited.http = await limitedRun(bench, sandbox, workflows.limitedHttp, options.items);
+	limited.httpBatched = await limitedRun(bench, sandbox, workflows.limitedHttpBatched, options.items);
+	limited.twoExecutions = await concurrentRuns(bench, sandbox, [workflows.limitedHalfA, workflows.limitedHalfB], options.items / 2);
+
+	// A reset turns the limit off: on again after it.
+	await sandbox.reset({ ...knobs(options.smallFile), listedDocuments: LISTED_PDFS });
+	await sandbox.rateLimit(true);
+	const paymentFile = await sandbox.download(`/companies/${COMPANY}/payment-files?date=${MONTH}`);
+	limited.paymentFiles = await limitedFilesRun(bench, sandbox, workflows.limitedFiles, {
+		expectedFiles: LIMITED_FILES,
+		check: (bytes) => (bytes.equals(paymentFile) ? null : `a payment file of ${bytes.length} bytes differs from the ${paymentFile.length} served`),
+	});
+	limited.paymentFiles.bytes = paymentFile.length;
+	limited.listing = await limitedFilesRun(bench, sandbox, workflows.limitedListing, {
+		expectedFiles: LISTED_PDFS,
+		check: (bytes) => (bytes.subarray(0, 5).toString('latin1') === '%PDF-' ? null : 'a listed document is not a PDF'),
+	});
+	limited.listing.company = UK_COMPANY;
+	await sandbox.reset(knobs(options.smallFile)); // limit off, the seeded listing
+	for (const [who, run] of Object.entries(limited)) {
+		if (typeof run !== 'object') continue;
+		const files = run.expectedFiles ? `, files ${run.files}/${run.expectedFiles}, ${run.served} requests served` : '';
+		log(`  ${who}: ${formatNumber(run.nodeMs ?? run.totalMs)} ms, failed ${run.failed}${files}, 429s ${run.refused}`);
+		for (const message of run.errors ?? []) log(`    error: ${message}`);
+	}
+	return limited;
+}
+
 async function main() {
 	const options = parseArgs(process.argv.slice(2));
 	const startedAt = Date.now();
@@ -90,72 +142,70 @@ async function main() {
 		machine.nodeVersion = nodeVersionOf(bench.pid);
 		const results = { items: { count: options.items, node: [], http: [], rawLoop: [] }, downloads: [], parseLines: { lines: options.lines, bytes: csvBytes.length, node: [], oracle: [] } };
 
-		log(`${options.items} items through Get Status, package node and HTTP Request node alternating`);
-		await itemsRun(bench, sandbox, workflows.statusNode, options.items); // warm-up, not counted
-		await itemsRun(bench, sandbox, workflows.statusHttp, options.items);
-		for (let run = 0; run < options.runs; run += 1) {
-			for (const who of orderOf(run)) {
-				const measured = await itemsRun(bench, sandbox, who === 'node' ? workflows.statusNode : workflows.statusHttp, options.items);
-				results.items[who].push(measured);
-				log(`  ${who}: ${formatNumber(measured.nodeMs)} ms, ${measured.requests} requests on ${measured.connections} connections`);
+		if (options.only === 'rate-limit') {
+			await itemsRun(bench, sandbox, workflows.statusNode, options.items); // warm-up (limit off): loads the node's code
+		} else {
+			log(`${options.items} items through Get Status, package node and HTTP Request node alternating`);
+			await itemsRun(bench, sandbox, workflows.statusNode, options.items); // warm-up, not counted
+			await itemsRun(bench, sandbox, workflows.statusHttp, options.items);
+			for (let run = 0; run < options.runs; run += 1) {
+				for (const who of orderOf(run)) {
+					const measured = await itemsRun(bench, sandbox, who === 'node' ? workflows.statusNode : workflows.statusHttp, options.items);
+					results.items[who].push(measured);
+					log(`  ${who}: ${formatNumber(measured.nodeMs)} ms, ${measured.requests} requests on ${measured.connections} connections`);
+				}
+				results.items.rawLoop.push(await rawLoop(sandbox, options.items));
 			}
-			results.items.rawLoop.push(await rawLoop(sandbox, options.items));
 		}
 
-		log("At the service's rate limit (the sandbox's model: 50 reads per second per application), one run each");
-		await sandbox.rateLimit(true);
-		const limited = { items: options.items, readsPerSecond: 50 };
-		limited.node = await limitedRun(bench, sandbox, workflows.limitedNode, options.items);
-		limited.http = await limitedRun(bench, sandbox, workflows.limitedHttp, options.items);
-		limited.httpBatched = await limitedRun(bench, sandbox, workflows.limitedHttpBatched, options.items);
-		limited.twoExecutions = await concurrentRuns(bench, sandbox, [workflows.limitedHalfA, workflows.limitedHalfB], options.items / 2);
-		await sandbox.rateLimit(false);
-		for (const [who, run] of Object.entries(limited)) {
-			if (typeof run === 'object') log(`  ${who}: ${formatNumber(run.nodeMs ?? run.totalMs)} ms, failed ${run.failed}, 429s ${run.refused}`);
-		}
-		results.limited = limited;
-
-		log(`Parse Lines on ${options.lines} lines, against csv-parse`);
-		for (let run = 0; run < options.runs; run += 1) results.parseLines.oracle.push(oracleRun(csvBytes));
-		const oracle = results.parseLines.oracle[0];
-		for (let run = 0; run < options.runs; run += 1) {
-			const measured = await parseLinesRun(bench, workflows.parseLines, oracle);
-			results.parseLines.node.push(measured);
-			log(`  node: ${formatNumber(measured.nodeMs)} ms, ${measured.lines} items, ${measured.identical ? 'identical' : measured.difference.slice(0, 200)}`);
-		}
-		for (const run of results.parseLines.oracle) delete run.items;
-
-		log('Trigger: requests of one poll, per activation');
-		results.trigger = await measureTrigger(bench, sandbox, options.runs);
-
-		log(`Payment file downloads (${options.smallFile} bytes and ${options.largeFile} bytes), each in a freshly started n8n`);
-		const small = { bytes: 0, node: [], http: [] };
-		const large = { bytes: 0, node: [], http: [], streamFloor: [] };
-		const paymentFile = `/companies/${COMPANY}/payment-files?date=${MONTH}`;
-		for (let run = 0; run < options.runs; run += 1) {
-			for (const who of orderOf(run)) {
-				const workflow = who === 'node' ? workflows.fileNode : workflows.fileHttp;
-				await sandbox.reset(knobs(options.smallFile));
-				small.bytes = (await sandbox.download(paymentFile)).length;
-				await bench.restart();
-				await downloadRun(bench, workflow, small.bytes); // warm-up: loads the node's code
-				small[who].push(await downloadRun(bench, workflow, small.bytes));
-				await sandbox.reset(knobs(options.largeFile));
-				large.bytes = (await sandbox.download(paymentFile)).length; // also warms the sandbox's cache
-				const measured = await downloadRun(bench, workflow, large.bytes);
-				large[who].push(measured);
-				log(`  ${who}: ${formatNumber(measured.nodeMs)} ms, RSS +${formatNumber(measured.rise / MiB, 1)} MiB (${measured.processes} processes)`);
+		results.limited = await rateLimitSection(bench, sandbox, workflows, options, knobs);
+		if (options.only === 'rate-limit') {
+			delete results.items;
+			delete results.parseLines;
+			delete results.downloads;
+		} else {
+			log(`Parse Lines on ${options.lines} lines, against csv-parse`);
+			for (let run = 0; run < options.runs; run += 1) results.parseLines.oracle.push(oracleRun(csvBytes));
+			const oracle = results.parseLines.oracle[0];
+			for (let run = 0; run < options.runs; run += 1) {
+				const measured = await parseLinesRun(bench, workflows.parseLines, oracle);
+				results.parseLines.node.push(measured);
+				log(`  node: ${formatNumber(measured.nodeMs)} ms, ${measured.lines} items, ${measured.identical ? 'identical' : measured.difference.slice(0, 200)}`);
 			}
-			const floor = await streamFloorRun(sandbox, lib.n8nRuntime().pathEnv(), paymentFile, large.bytes);
-			large.streamFloor.push(floor);
-			log(`  plain Node.js stream to a file: RSS +${formatNumber(floor.rise / MiB, 1)} MiB`);
+			for (const run of results.parseLines.oracle) delete run.items;
+
+			log('Trigger: requests of one poll, per activation');
+			results.trigger = await measureTrigger(bench, sandbox, options.runs);
+
+			log(`Payment file downloads (${options.smallFile} bytes and ${options.largeFile} bytes), each in a freshly started n8n`);
+			const small = { bytes: 0, node: [], http: [] };
+			const large = { bytes: 0, node: [], http: [], streamFloor: [] };
+			const paymentFile = `/companies/${COMPANY}/payment-files?date=${MONTH}`;
+			for (let run = 0; run < options.runs; run += 1) {
+				for (const who of orderOf(run)) {
+					const workflow = who === 'node' ? workflows.fileNode : workflows.fileHttp;
+					await sandbox.reset(knobs(options.smallFile));
+					small.bytes = (await sandbox.download(paymentFile)).length;
+					await bench.restart();
+					await downloadRun(bench, workflow, small.bytes); // warm-up: loads the node's code
+					small[who].push(await downloadRun(bench, workflow, small.bytes));
+					await sandbox.reset(knobs(options.largeFile));
+					large.bytes = (await sandbox.download(paymentFile)).length; // also warms the sandbox's cache
+					const measured = await downloadRun(bench, workflow, large.bytes);
+					large[who].push(measured);
+					log(`  ${who}: ${formatNumber(measured.nodeMs)} ms, RSS +${formatNumber(measured.rise / MiB, 1)} MiB (${measured.processes} processes)`);
+				}
+				const floor = await streamFloorRun(sandbox, lib.n8nRuntime().pathEnv(), paymentFile, large.bytes);
+				large.streamFloor.push(floor);
+				log(`  plain Node.js stream to a file: RSS +${formatNumber(floor.rise / MiB, 1)} MiB`);
+			}
+			results.downloads = [small, large];
 		}
-		results.downloads = [small, large];
 
 		const figures = figuresOf(results);
 		const durationMs = Date.now() - startedAt;
 		const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
-		writeReport(options.output, { figures, machine, results, runs: options.runs, command, durationMs });
+		writeReport(options.output, { figures, machine, results, runs: options.runs, command, durationMs, only: options.only });
 		console.log('');
 		for (const line of consoleLines(figures)) console.log(line);
 		console.log(`\nWrote ${path.relative(process.cwd(), options.output)} (${Math.round(durationMs / 1000)} s).`);

@@ -43,13 +43,39 @@ async function itemsRun(bench, sandbox, workflow, expectedItems) {
 	return { nodeMs: run.nodeMs, wallMs: run.wallMs, requests: requests.count, connections: requests.connections };
 }
 
+/** The distinct error messages of failed items (On Error → Continue), at most `max`, for the log. */
+function errorsOf(items, max = 3) {
+	const messages = new Set();
+	for (const item of items) if (item.json.error !== undefined && messages.size < max) messages.add(String(item.json.error?.message ?? item.json.error).slice(0, 200));
+	return [...messages];
+}
+
 /** A run at the service's rate limit: node time, items that failed, and the 429s the service sent. */
 async function limitedRun(bench, sandbox, workflow, expectedItems) {
 	await sandbox.clearRequests();
 	const run = await runSubject(bench, workflow);
 	if (run.items.length !== expectedItems) throw new Error(`${workflow.id}: ${run.items.length} items instead of ${expectedItems}`);
 	const refused = (await sandbox.requests()).filter((request) => request.status === 429).length;
-	return { nodeMs: run.nodeMs, failed: run.items.filter((item) => item.json.error !== undefined).length, refused };
+	return { nodeMs: run.nodeMs, failed: run.items.filter((item) => item.json.error !== undefined).length, refused, errors: errorsOf(run.items) };
+}
+
+/**
+ * A run at the rate limit whose items carry files (Download Payment File, a listing with Download Files):
+ * node time, failed items, items with a file (each checked by `check(bytes)`), the API requests served
+ * (the limit's floor counts them) and the 429s sent.
+ */
+async function limitedFilesRun(bench, sandbox, workflow, { expectedFiles, check }) {
+	await sandbox.clearRequests();
+	const run = await runSubject(bench, workflow);
+	const api = (await sandbox.requests()).filter((request) => request.path.startsWith('/api/v1/'));
+	const refused = api.filter((request) => request.status === 429).length;
+	const failed = run.items.filter((item) => item.json.error !== undefined).length;
+	const withFile = run.items.filter((item) => item.json.error === undefined && item.binary?.data);
+	for (const item of withFile) {
+		const problem = check(bench.binaryBytes(item.binary.data));
+		if (problem) throw new Error(`${workflow.id}: ${problem}`);
+	}
+	return { nodeMs: run.nodeMs, items: run.items.length, failed, files: withFile.length, expectedFiles, served: api.length - refused, refused, errors: errorsOf(run.items) };
 }
 
 /** Executions of these workflows started at the same moment: the time until all ended. */
@@ -60,7 +86,7 @@ async function concurrentRuns(bench, sandbox, workflows, expectedItems) {
 	const totalMs = performance.now() - started;
 	const refused = (await sandbox.requests()).filter((request) => request.status === 429).length;
 	for (const run of runs) if (run.items.length !== expectedItems) throw new Error(`${run.items.length} items instead of ${expectedItems}`);
-	return { totalMs, failed: runs.map((run) => run.items.filter((item) => item.json.error !== undefined).length), refused };
+	return { totalMs, failed: runs.map((run) => run.items.filter((item) => item.json.error !== undefined).length), refused, errors: errorsOf(runs.flatMap((run) => run.items)) };
 }
 
 /** The floor: the same GETs one after the other on one kept-alive connection, from this process. */
@@ -125,4 +151,4 @@ function oracleRun(csvBytes) {
 	return { items, parseMs, totalMs };
 }
 
-module.exports = { limitedRun, concurrentRuns, runSubject, itemsRun, rawLoop, downloadRun, streamFloorRun, parseLinesRun, oracleRun };
+module.exports = { limitedRun, limitedFilesRun, concurrentRuns, runSubject, itemsRun, rawLoop, downloadRun, streamFloorRun, parseLinesRun, oracleRun };

@@ -4,12 +4,23 @@ const fs = require('node:fs');
 const { summarize, formatSummary, formatNumber, ms, mib, perSecond, ratio, MiB } = require('./stats');
 
 const verdict = (met) => (met ? 'met' : 'not met');
+/** The first error message of a run's failed items, to say why they failed. */
+const firstError = (run) => (run.errors?.length ? `; first error: "${run.errors[0]}"` : '');
 
 /** The figures of a run, each with its goal as a ratio measured in this run. */
 function figuresOf(results) {
 	const figures = [];
-	const { items, downloads, parseLines, trigger, limited } = results;
+	const { items, downloads = [], parseLines, trigger, limited } = results;
+	if (items) figures.push(...itemsFigures(items));
+	if (limited) figures.push(...limitedFigures(limited));
+	for (const size of downloads) figures.push(...downloadFigures(size));
+	if (parseLines) figures.push(parseLinesFigure(parseLines));
+	if (trigger) figures.push(...triggerFigures(trigger));
+	return figures;
+}
 
+function itemsFigures(items) {
+	const figures = [];
 	const itemsNode = summarize(items.node.map((run) => run.nodeMs));
 	const itemsHttp = summarize(items.http.map((run) => run.nodeMs));
 	const itemsRatio = itemsNode.median / itemsHttp.median;
@@ -40,81 +51,113 @@ function figuresOf(results) {
 		goal: `reference: ${formatSummary(floor, ms)}`,
 		met: '—',
 	});
+	return figures;
+}
 
-	if (limited) {
-		const floorMs = (limited.items / limited.readsPerSecond) * 1000;
-		const ofFloor = limited.node.nodeMs / floorMs;
+/** A run with files at the rate limit: its time against the floor of the requests it needed. */
+function limitedFilesFigure(run, readsPerSecond, subject) {
+	const floorMs = (run.served / readsPerSecond) * 1000;
+	const complete = run.failed === 0 && run.files === run.expectedFiles;
+	return {
+		subject: `${subject}: node time against the limit's floor (${formatNumber(run.served)} requests / ${readsPerSecond} per second = ${formatNumber(floorMs)} ms); failed items; 429s sent by the service`,
+		node: `${ms(run.nodeMs)} (${ratio(run.nodeMs / floorMs)} the floor); failed ${run.failed}; files ${run.files} of ${run.expectedFiles}; 429s ${run.refused}${firstError(run)}`,
+		http: '—',
+		ratio: '—',
+		goal: '0 failures',
+		met: verdict(complete),
+	};
+}
+
+function limitedFigures(limited) {
+	const figures = [];
+	const floorMs = (limited.items / limited.readsPerSecond) * 1000;
+	const ofFloor = limited.node.nodeMs / floorMs;
+	figures.push({
+		subject: `At the rate limit (${limited.readsPerSecond} reads/s): ${formatNumber(limited.items)} items × Get Status, default settings: node time against the limit's floor (${formatNumber(floorMs / 1000)} s); failed items; 429s sent by the service`,
+		node: `${ms(limited.node.nodeMs)} (${ratio(ofFloor)} the floor); failed ${limited.node.failed}; 429s ${limited.node.refused}${firstError(limited.node)}`,
+		http: `default: ${ms(limited.http.nodeMs)}, failed ${limited.http.failed}, 429s ${limited.http.refused}; Batching 50 per 1000 ms: ${ms(limited.httpBatched.nodeMs)} (${ratio(limited.httpBatched.nodeMs / floorMs)} the floor), failed ${limited.httpBatched.failed}, 429s ${limited.httpBatched.refused}`,
+		ratio: ratio(limited.node.nodeMs / limited.httpBatched.nodeMs),
+		goal: '0 failed items, ≤ 1.15 × the floor',
+		met: verdict(limited.node.failed === 0 && ofFloor <= 1.15),
+	});
+	const two = limited.twoExecutions;
+	const twoOfFloor = two.totalMs / floorMs;
+	figures.push({
+		subject: `At the rate limit: two executions of ${formatNumber(limited.items / 2)} items started at the same moment in one n8n (wall time until both ended)`,
+		node: `${ms(two.totalMs)} (${ratio(twoOfFloor)} the floor); failed ${two.failed.join(' and ')}; 429s ${two.refused}${firstError(two)}`,
+		http: '—',
+		ratio: '—',
+		goal: '0 failed items in both',
+		met: verdict(two.failed.every((count) => count === 0)),
+	});
+	if (limited.paymentFiles) {
+		const files = limited.paymentFiles;
+		figures.push(limitedFilesFigure(files, limited.readsPerSecond, `At the rate limit: ${files.expectedFiles} items × Download Payment File (${formatNumber(files.bytes)} bytes each) in one execution`));
+	}
+	if (limited.listing) {
+		const listing = limited.listing;
+		figures.push(limitedFilesFigure(listing, limited.readsPerSecond, `At the rate limit: Document → Get Income Tax Documents of ${listing.company} with Download Files, ${listing.expectedFiles} PDFs (one listing, then a download per document)`));
+	}
+	return figures;
+}
+
+function downloadFigures(size) {
+	const figures = [];
+	const timeNode = summarize(size.node.map((run) => run.nodeMs));
+	const timeHttp = summarize(size.http.map((run) => run.nodeMs));
+	figures.push({
+		subject: `Download Payment File, ${formatNumber(size.bytes)} bytes: time`,
+		node: formatSummary(timeNode, ms),
+		http: formatSummary(timeHttp, ms),
+		ratio: ratio(timeNode.median / timeHttp.median),
+		goal: 'none',
+		met: '—',
+	});
+	const riseNode = summarize(size.node.map((run) => run.rise));
+	const riseHttp = summarize(size.http.map((run) => run.rise));
+	const ofHttp = riseNode.median / riseHttp.median;
+	const ofFile = riseNode.median / size.bytes;
+	const large = size.bytes >= 10 * MiB;
+	figures.push({
+		subject: `Download Payment File, ${formatNumber(size.bytes)} bytes: RSS rise of n8n (main + task runner)`,
+		node: `${formatSummary(riseNode, mib)}; ${ratio(ofFile)} the file`,
+		http: `${formatSummary(riseHttp, mib)}; ${ratio(riseHttp.median / size.bytes)} the file`,
+		ratio: ratio(ofHttp),
+		goal: large ? '≤ 1.00 × HTTP Request and ≤ 1.00 × the file' : 'none',
+		met: large ? verdict(ofHttp <= 1 && ofFile <= 1) : '—',
+	});
+	if (size.streamFloor?.length) {
+		const floor = summarize(size.streamFloor.map((run) => run.rise));
 		figures.push({
-			subject: `At the rate limit (${limited.readsPerSecond} reads/s): ${formatNumber(limited.items)} items × Get Status, default settings: node time against the limit's floor (${formatNumber(floorMs / 1000)} s); failed items; 429s sent by the service`,
-			node: `${ms(limited.node.nodeMs)} (${ratio(ofFloor)} the floor); failed ${limited.node.failed}; 429s ${limited.node.refused}`,
-			http: `default: ${ms(limited.http.nodeMs)}, failed ${limited.http.failed}, 429s ${limited.http.refused}; Batching 50 per 1000 ms: ${ms(limited.httpBatched.nodeMs)} (${ratio(limited.httpBatched.nodeMs / floorMs)} the floor), failed ${limited.httpBatched.failed}, 429s ${limited.httpBatched.refused}`,
-			ratio: ratio(limited.node.nodeMs / limited.httpBatched.nodeMs),
-			goal: '0 failed items, ≤ 1.15 × the floor',
-			met: verdict(limited.node.failed === 0 && ofFloor <= 1.15),
-		});
-		const two = limited.twoExecutions;
-		const twoOfFloor = two.totalMs / floorMs;
-		figures.push({
-			subject: `At the rate limit: two executions of ${formatNumber(limited.items / 2)} items started at the same moment in one n8n (wall time until both ended)`,
-			node: `${ms(two.totalMs)} (${ratio(twoOfFloor)} the floor); failed ${two.failed.join(' and ')}; 429s ${two.refused}`,
+			subject: `Download of the same ${formatNumber(size.bytes)} bytes by a plain Node.js process (n8n's Node.js) that pipes the answer into a file (the floor of a streamed download)`,
+			node: '—',
 			http: '—',
 			ratio: '—',
-			goal: '0 failed items in both',
-			met: verdict(two.failed.every((count) => count === 0)),
-		});
-	}
-
-	for (const size of downloads) {
-		const timeNode = summarize(size.node.map((run) => run.nodeMs));
-		const timeHttp = summarize(size.http.map((run) => run.nodeMs));
-		figures.push({
-			subject: `Download Payment File, ${formatNumber(size.bytes)} bytes: time`,
-			node: formatSummary(timeNode, ms),
-			http: formatSummary(timeHttp, ms),
-			ratio: ratio(timeNode.median / timeHttp.median),
-			goal: 'none',
+			goal: `reference: RSS rise ${formatSummary(floor, mib)}; ${ratio(floor.median / size.bytes)} the file`,
 			met: '—',
 		});
-		const riseNode = summarize(size.node.map((run) => run.rise));
-		const riseHttp = summarize(size.http.map((run) => run.rise));
-		const ofHttp = riseNode.median / riseHttp.median;
-		const ofFile = riseNode.median / size.bytes;
-		const large = size.bytes >= 10 * MiB;
-		figures.push({
-			subject: `Download Payment File, ${formatNumber(size.bytes)} bytes: RSS rise of n8n (main + task runner)`,
-			node: `${formatSummary(riseNode, mib)}; ${ratio(ofFile)} the file`,
-			http: `${formatSummary(riseHttp, mib)}; ${ratio(riseHttp.median / size.bytes)} the file`,
-			ratio: ratio(ofHttp),
-			goal: large ? '≤ 1.00 × HTTP Request and ≤ 1.00 × the file' : 'none',
-			met: large ? verdict(ofHttp <= 1 && ofFile <= 1) : '—',
-		});
-		if (size.streamFloor?.length) {
-			const floor = summarize(size.streamFloor.map((run) => run.rise));
-			figures.push({
-				subject: `Download of the same ${formatNumber(size.bytes)} bytes by a plain Node.js process (n8n's Node.js) that pipes the answer into a file (the floor of a streamed download)`,
-				node: '—',
-				http: '—',
-				ratio: '—',
-				goal: `reference: RSS rise ${formatSummary(floor, mib)}; ${ratio(floor.median / size.bytes)} the file`,
-				met: '—',
-			});
-		}
 	}
+	return figures;
+}
 
+function parseLinesFigure(parseLines) {
 	const nodeRate = summarize(parseLines.node.map((run) => (run.lines / run.nodeMs) * 1000));
 	const oracleRate = summarize(parseLines.oracle.map((run) => (parseLines.lines / run.totalMs) * 1000));
 	const parseOnly = summarize(parseLines.oracle.map((run) => (parseLines.lines / run.parseMs) * 1000));
 	const identical = parseLines.node.every((run) => run.identical);
 	const rateRatio = nodeRate.median / oracleRate.median;
-	figures.push({
+	return {
 		subject: `Download CSV with Parse Lines, ${formatNumber(parseLines.lines)} lines (${mib(parseLines.bytes)}): throughput, node time in n8n (download included) vs csv-parse + mapping in the bench`,
 		node: formatSummary(nodeRate, perSecond),
 		http: `csv-parse: ${formatSummary(oracleRate, perSecond)} (parsing alone ${formatSummary(parseOnly, perSecond)})`,
 		ratio: ratio(rateRatio),
 		goal: '≥ 1.00 × csv-parse, identical output',
 		met: `${verdict(rateRatio >= 1 && identical)}; output ${identical ? 'identical' : `differs: ${parseLines.node.find((run) => !run.identical).difference.slice(0, 300)}`}`,
-	});
+	};
+}
 
+function triggerFigures(trigger) {
+	const figures = [];
 	const perMonth = trigger.polls.flatMap((poll) => Object.values(poll.statusByMonth));
 	const introspections = trigger.polls.map((poll) => poll.introspections);
 	const exactlyOne = perMonth.every((count) => count === 1) && trigger.polls.every((poll) => poll.otherStatus === 0);
@@ -154,16 +197,50 @@ function consoleLines(figures) {
 
 const cell = (text) => String(text).replace(/\|/g, '\\|');
 
-function markdown({ figures, machine, results, runs, command, durationMs }) {
-	const rows = figures.map((figure) => `| ${[figure.subject, figure.node, figure.http, figure.ratio, figure.goal, figure.met].map(cell).join(' | ')} |`);
+/** The "Runs" list: every measured run of the sections this run had. */
+function runLines({ items, downloads = [], parseLines, trigger, limited }) {
 	const perRun = (label, list, format) => `- ${label}: ${list.map(format).join(', ')}`;
-	const { items, downloads, parseLines, trigger } = results;
-	return `# Benchmarks
+	const lines = [];
+	if (items) {
+		lines.push(
+			perRun('1,000 items, package node (ms)', items.node, (run) => formatNumber(run.nodeMs)),
+			perRun('1,000 items, HTTP Request (ms)', items.http, (run) => formatNumber(run.nodeMs)),
+			perRun('1,000 items, package node: requests / TCP connections', items.node, (run) => `${run.requests}/${run.connections}`),
+			perRun('1,000 items, HTTP Request: requests / TCP connections', items.http, (run) => `${run.requests}/${run.connections}`),
+		);
+	}
+	if (limited?.paymentFiles) {
+		for (const [label, run] of [['payment files', limited.paymentFiles], ['listing with Download Files', limited.listing]]) {
+			lines.push(`- At the rate limit, ${label}: ${run.items} items out, ${run.files} with a file, ${run.failed} failed; ${run.served} API requests served, ${run.refused} refused (429)`);
+		}
+	}
+	for (const size of downloads) {
+		lines.push(
+			perRun(`${formatNumber(size.bytes)} bytes, package node (ms; RSS rise)`, size.node, (run) => `${formatNumber(run.nodeMs)}; ${mib(run.rise)}`),
+			perRun(`${formatNumber(size.bytes)} bytes, HTTP Request (ms; RSS rise)`, size.http, (run) => `${formatNumber(run.nodeMs)}; ${mib(run.rise)}`),
+			...(size.streamFloor?.length ? [perRun(`${formatNumber(size.bytes)} bytes, plain Node.js stream into a file (RSS rise)`, size.streamFloor, (run) => mib(run.rise))] : []),
+		);
+	}
+	if (parseLines) {
+		lines.push(
+			perRun('Parse Lines, package node (ms)', parseLines.node, (run) => formatNumber(run.nodeMs)),
+			perRun('csv-parse + mapping (ms)', parseLines.oracle, (run) => formatNumber(run.totalMs)),
+		);
+	}
+	if (trigger) lines.push(perRun('Trigger polls (status requests per month; introspections)', trigger.polls, (poll) => `${JSON.stringify(poll.statusByMonth)}; ${poll.introspections}`));
+	return lines.join('\n');
+}
+
+function markdown({ figures, machine, results, runs, command, durationMs, only }) {
+	const rows = figures.map((figure) => `| ${[figure.subject, figure.node, figure.http, figure.ratio, figure.goal, figure.met].map(cell).join(' | ')} |`);
+	return `# Benchmarks${only ? ` (the ${only} section only)` : ''}
 
 Written by \`npm run bench\` (scripts/bench/) on ${machine.date}; every number below comes from that run.
 Each figure is the median of ${runs} runs with the range (min–max) in parentheses, and each goal is a ratio
 against n8n's own HTTP Request node (header auth, the same sandbox, the same n8n process), measured in the
 same run: the machine is shared and noisy, so absolute numbers move between runs and ratios much less.
+At the service's rate limit every figure is one run, and its goal is stated against the limit's floor:
+the API requests the run needed (429s not counted) at 50 per second.
 
 ## Machine
 
@@ -191,25 +268,13 @@ started n8n (after one warm-up download of the same node at the small size), the
 alternating, so memory left over by one does not hide the other's. The floor row is a fresh plain Node.js process
 (the same Node.js binary, one warm-up request) that pipes the same answer into a file with
 \`fs.promises.writeFile\`, its RSS measured the same way: what a streamed download costs before n8n adds anything.
+At the rate limit, failed items are counted as n8n outputs them with On Error → Continue (an item with
+\`json.error\`); the payment files are the sandbox's small size, and for Download Files the sandbox lists 50
+documents of GB3001 (\`listedDocuments\`), read with GB3001's token of the same client application.
 
 ## Runs
 
-${perRun('1,000 items, package node (ms)', items.node, (run) => formatNumber(run.nodeMs))}
-${perRun('1,000 items, HTTP Request (ms)', items.http, (run) => formatNumber(run.nodeMs))}
-${perRun('1,000 items, package node: requests / TCP connections', items.node, (run) => `${run.requests}/${run.connections}`)}
-${perRun('1,000 items, HTTP Request: requests / TCP connections', items.http, (run) => `${run.requests}/${run.connections}`)}
-${downloads
-	.map((size) =>
-		[
-			perRun(`${formatNumber(size.bytes)} bytes, package node (ms; RSS rise)`, size.node, (run) => `${formatNumber(run.nodeMs)}; ${mib(run.rise)}`),
-			perRun(`${formatNumber(size.bytes)} bytes, HTTP Request (ms; RSS rise)`, size.http, (run) => `${formatNumber(run.nodeMs)}; ${mib(run.rise)}`),
-			...(size.streamFloor?.length ? [perRun(`${formatNumber(size.bytes)} bytes, plain Node.js stream into a file (RSS rise)`, size.streamFloor, (run) => mib(run.rise))] : []),
-		].join('\n'),
-	)
-	.join('\n')}
-${perRun('Parse Lines, package node (ms)', parseLines.node, (run) => formatNumber(run.nodeMs))}
-${perRun('csv-parse + mapping (ms)', parseLines.oracle, (run) => formatNumber(run.totalMs))}
-${perRun('Trigger polls (status requests per month; introspections)', trigger.polls, (poll) => `${JSON.stringify(poll.statusByMonth)}; ${poll.introspections}`)}
+${runLines(results)}
 
 ## How to run
 
@@ -218,6 +283,7 @@ npm run bench                          # builds, installs n8n if needed, about 5
 npm run bench -- --runs 5              # more runs per figure
 npm run bench -- --n8n-version 2.8.4   # another n8n of the matrix, when the real-n8n library offers one
 npm run bench -- --no-build            # use dist/ as it is
+npm run bench -- --only rate-limit --runs 1 --output /tmp/bench-rl.md   # only the rate-limit rows, elsewhere
 \`\`\`
 
 This run: \`${command}\`. The bench starts the sandbox (\`sandbox/cli.js\` with \`--accounting-lines\` and

@@ -7,28 +7,40 @@ const crypto = require('node:crypto');
 const SUBJECT = 'Subject';
 const COMPANY = 'FR1001';
 const MONTH = '202610';
+/** The UK company whose income-tax listing the sandbox fills (`listedDocuments`) for Download Files. */
+const UK_COMPANY = 'GB3001';
+/** At the rate limit: payment files downloaded in one execution, and PDFs of one listing with Download Files. */
+const LIMITED_FILES = 20;
+const LISTED_PDFS = 50;
 const PACKAGE_NODE = 'n8n-nodes-partner-payroll.partnerPayroll';
 
-const CREDENTIALS = { payroll: { id: 'benchPayrollToken', name: 'Bench token' }, header: { id: 'benchHeaderAuth', name: 'Bench header auth' } };
+const CREDENTIALS = {
+	payroll: { id: 'benchPayrollToken', name: 'Bench token' },
+	// A token belongs to one company: GB3001's documents need GB3001's (same client application, same limit).
+	payrollUk: { id: 'benchPayrollTokenUk', name: 'Bench token GB3001' },
+	header: { id: 'benchHeaderAuth', name: 'Bench header auth' },
+};
 
 function credentialRecords(sandbox) {
 	const token = sandbox.tokenOf(COMPANY);
+	const payrollRecord = (credential, accessToken) => ({
+		...credential,
+		type: 'partnerPayrollApi',
+		data: { baseUrl: sandbox.apiBaseUrl, accessToken, authServerUrl: sandbox.authServerUrl },
+	});
 	return [
-		{
-			...CREDENTIALS.payroll,
-			type: 'partnerPayrollApi',
-			data: { baseUrl: sandbox.apiBaseUrl, accessToken: token, authServerUrl: sandbox.authServerUrl },
-		},
+		payrollRecord(CREDENTIALS.payroll, token),
+		payrollRecord(CREDENTIALS.payrollUk, sandbox.tokenOf(UK_COMPANY)),
 		{ ...CREDENTIALS.header, type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${token}` } },
 	];
 }
 
-function payrollNode(parameters) {
+function payrollNode(parameters, credential = CREDENTIALS.payroll) {
 	return {
 		type: PACKAGE_NODE,
 		typeVersion: 1,
 		parameters: { authentication: 'accessToken', companyId: COMPANY, month: MONTH, ...parameters },
-		credentials: { partnerPayrollApi: CREDENTIALS.payroll },
+		credentials: { partnerPayrollApi: credential },
 	};
 }
 
@@ -73,6 +85,20 @@ function subjects(sandbox, httpVersion) {
 		limitedHttpBatched: {
 			items: 1000,
 			node: continuing(httpRequestNode(sandbox, httpVersion, statusPath, { batching: { batch: { batchSize: 50, batchInterval: 1000 } } })),
+		},
+		// 20 payment files in one execution (the sandbox's small size), one item each.
+		limitedFiles: {
+			items: LIMITED_FILES,
+			node: continuing(payrollNode({ resource: 'payroll', operation: 'downloadPaymentFile', binaryPropertyName: 'data' })),
+		},
+		// One listing of GB3001 (the sandbox holding 50 documents) with Download Files: 1 + 50 requests.
+		limitedListing: {
+			node: continuing(
+				payrollNode(
+					{ resource: 'document', operation: 'getIncomeTaxDocuments', companyId: UK_COMPANY, options: { downloadFiles: true } },
+					CREDENTIALS.payrollUk,
+				),
+			),
 		},
 	};
 }
@@ -149,4 +175,4 @@ function triggerWorkflow() {
 	};
 }
 
-module.exports = { SUBJECT, COMPANY, MONTH, credentialRecords, subjects, webhookWorkflow, triggerWorkflow };
+module.exports = { SUBJECT, COMPANY, MONTH, UK_COMPANY, LIMITED_FILES, LISTED_PDFS, credentialRecords, subjects, webhookWorkflow, triggerWorkflow };
