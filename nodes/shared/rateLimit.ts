@@ -1,4 +1,6 @@
-import { sleepWithAbort, type IN8nHttpFullResponse } from 'n8n-workflow';
+import type { IN8nHttpFullResponse } from 'n8n-workflow';
+
+import { wait } from './wait';
 
 // The service limits each client application per second, reads and writes apart, and says so in
 // every answer (X-RateLimit-Limit-Second, X-RateLimit-Remaining-Second). Every request this n8n
@@ -27,7 +29,7 @@ export interface Clock {
 
 const systemClock: Clock = {
 	now: () => Date.now(),
-	sleep: async (ms, signal) => await sleepWithAbort(ms, signal),
+	sleep: async (ms, signal) => await wait(ms, signal),
 };
 
 interface Lane {

@@ -1,12 +1,8 @@
-import {
-	NodeOperationError,
-	sleepWithAbort,
-	type IHttpRequestMethods,
-	type INode,
-} from 'n8n-workflow';
+import { NodeOperationError, type IHttpRequestMethods, type INode } from 'n8n-workflow';
 
 import { PartnerPayrollApiError } from './apiError';
 import { kindOf, processPacer } from './rateLimit';
+import { wait } from './wait';
 import {
 	connectionError,
 	failureError,
@@ -287,11 +283,11 @@ export async function sendWithPolicy<T>(
 				context.itemIndex,
 			);
 		}
-		const wait = waitBefore(attempt, asked);
+		const pause = waitBefore(attempt, asked);
 		last = finalError.message;
-		if (Date.now() + wait >= deadline) throw budgetError(policy, last, ofCaller);
+		if (Date.now() + pause >= deadline) throw budgetError(policy, last, ofCaller);
 		try {
-			await sleepWithAbort(wait, policy.signal);
+			await wait(pause, policy.signal);
 		} catch {
 			throw failureError(policy.node, 'cancelled', {}, context.itemIndex);
 		}

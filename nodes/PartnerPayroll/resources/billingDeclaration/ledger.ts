@@ -1,5 +1,4 @@
 import {
-	sleepWithAbort,
 	type IDataObject,
 	type IExecutePaginationFunctions,
 	type IExecuteSingleFunctions,
@@ -8,6 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { failureError, withBatchOutcome } from '../../../shared/errors';
+import { wait } from '../../../shared/wait';
 import type { SendGuard } from '../../helpers/routing';
 
 // A declaration is recorded at most once per execution, whatever n8n does around the node. n8n
@@ -107,7 +107,7 @@ async function everyItemChecked(context: IExecuteSingleFunctions, run: Run): Pro
 	const stop = new AbortController();
 	await Promise.race([
 		run.allChecked,
-		sleepWithAbort(Math.ceil(run.itemCount / size) * interval + 1000, stop.signal).catch(() => {}),
+		wait(Math.ceil(run.itemCount / size) * interval + 1000, stop.signal).catch(() => {}),
 	]);
 	stop.abort();
 	for (let index = 0; index < run.itemCount; index++) {
