@@ -90,7 +90,11 @@ class N8nCli {
 		if (result.timedOut) throw new N8nCliError(['execute', id], result);
 		const run = parseExecuteOutput(result.output);
 		if (!run) throw new N8nCliError(['execute', id], result);
-		return { ok: result.code === 0, run };
+		// n8n 2.40's `execute` sometimes dies by a signal (SIGSEGV, SIGILL) on its way out, after it
+		// printed the run: then the run data, not the exit code, tells whether the workflow succeeded.
+		const diedAfterPrinting = result.code === null && Boolean(result.signal);
+		const ok = result.code === 0 || (diedAfterPrinting && !run.data?.resultData?.error);
+		return { ok, run };
 	}
 
 	/**
