@@ -30,6 +30,11 @@ const examples = fs
 	.readdirSync(examplesDir)
 	.filter((file) => file.endsWith('.json'))
 	.map((file) => JSON.parse(fs.readFileSync(path.join(examplesDir, file), 'utf8')));
+// Imported like the others but not executed here: "Ask about payroll" starts from a chat message and
+// needs a language model whose credential the user fills in. test/e2e/agent.test.js runs it with a
+// local fake model instead.
+const NEEDS_A_MODEL = new Set(['ex4AskAboutPayroll']);
+const executed = examples.filter((example) => !NEEDS_A_MODEL.has(example.id));
 
 beforeAll(async () => {
 	await ensureN8nInstalled();
@@ -44,7 +49,7 @@ beforeAll(async () => {
 	});
 	await instance.cli.importCredentials(credentials);
 	await instance.cli.importWorkflows(examples);
-	batch = await instance.cli.executeBatch(examples.map((example) => example.id));
+	batch = await instance.cli.executeBatch(executed.map((example) => example.id));
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -53,9 +58,10 @@ afterAll(async () => {
 });
 
 test('every example workflow succeeds', () => {
-	expect(examples.length).toBeGreaterThanOrEqual(3);
+	expect(executed.length).toBeGreaterThanOrEqual(3);
+	expect(examples.filter((example) => NEEDS_A_MODEL.has(example.id))).toHaveLength(NEEDS_A_MODEL.size);
 	expect(batch.errors).toEqual([]);
-	expect(Object.keys(batch.runs).sort()).toEqual(examples.map((example) => example.id).sort());
+	expect(Object.keys(batch.runs).sort()).toEqual(executed.map((example) => example.id).sort());
 });
 
 test("last month's payroll: completed, so the accounting CSV and the payment file are downloaded", () => {
