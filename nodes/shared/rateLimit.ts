@@ -41,8 +41,6 @@ interface Lane {
 	used: number;
 	margin: number;
 	lastRefusal: number;
-	/** Whether the service announces its limit: unknown until an answer, false once one had no limit. */
-	announces?: boolean;
 	inFlight: number;
 	waiting: Array<() => void>;
 }
@@ -88,8 +86,7 @@ export class Pacer {
 
 	/**
 	 * Waits for a slot of the application's pace: within the learned limit of the current second
-	 * and, for the node's items (`gated`), among MAX_ITEMS_IN_FLIGHT, unless the service has shown
-	 * that it announces no limit (then nothing is held back). Returns its release.
+	 * and, for the node's items (`gated`), among MAX_ITEMS_IN_FLIGHT. Returns its release.
 	 */
 	async takeSlot(
 		application: string,
@@ -97,17 +94,15 @@ export class Pacer {
 		options: { gated?: boolean; signal?: AbortSignal } = {},
 	): Promise<() => void> {
 		const lane = this.laneOf(application, kind);
-		let gated = Boolean(options.gated) && lane.announces !== false;
-		if (gated) {
-			while (lane.announces !== false && lane.inFlight >= MAX_ITEMS_IN_FLIGHT) {
+		if (options.gated) {
+			while (lane.inFlight >= MAX_ITEMS_IN_FLIGHT) {
 				await new Promise<void>((resolve) => lane.waiting.push(resolve));
 			}
-			gated = lane.announces !== false;
-			if (gated) lane.inFlight++;
+			lane.inFlight++;
 		}
 		let released = false;
 		const release = () => {
-			if (released || !gated) return;
+			if (released || !options.gated) return;
 			released = true;
 			lane.inFlight--;
 			lane.waiting.shift()?.();
@@ -143,17 +138,8 @@ export class Pacer {
 		response: Pick<IN8nHttpFullResponse, 'headers' | 'statusCode'>,
 	) {
 		const limit = Number(header(response, 'x-ratelimit-limit-second'));
+		if (!Number.isInteger(limit) || limit <= 0) return;
 		const lane = this.laneOf(application, kind);
-		if (!Number.isInteger(limit) || limit <= 0) {
-			// An answer of the service itself (not a proxy's 5xx) without a limit: none to keep (any more).
-			if (response.statusCode < 500) {
-				lane.announces = false;
-				lane.limit = undefined;
-				for (const resume of lane.waiting.splice(0)) resume();
-			}
-			return;
-		}
-		lane.announces = true;
 		const now = this.clock.now();
 		lane.limit = limit;
 		const second = Math.floor(now / 1000);

@@ -128,28 +128,6 @@ describe('Pacer', () => {
 		expect(next).toBe(true);
 	});
 
-	it('an answer without limit headers opens the gate: there is no limit to keep', async () => {
-		const pacer = new Pacer(new TestClock());
-		const releases = await Promise.all(
-			Array.from(
-				{ length: MAX_ITEMS_IN_FLIGHT },
-				async () => await pacer.takeSlot(APP, 'read', { gated: true }),
-			),
-		);
-		let waiting = 0;
-		const held = Array.from({ length: 100 }, async () => {
-			waiting++;
-			await pacer.takeSlot(APP, 'read', { gated: true });
-			waiting--;
-		});
-		await Promise.resolve();
-		expect(waiting).toBe(100);
-		pacer.learn(APP, 'read', { statusCode: 200, headers: {} });
-		await Promise.all(held);
-		expect(waiting).toBe(0);
-		releases.forEach((release) => release());
-	});
-
 	it('a stopped execution leaves the wait at once and frees its place', async () => {
 		const clock: Clock = {
 			now: () => Date.parse('2026-11-23T10:00:00.000Z'),
