@@ -54,7 +54,7 @@ interface OperationRouting {
  */
 export type SendGuard = (
 	context: IExecutePaginationFunctions,
-	proceed: () => Promise<INodeExecutionData[]>,
+	proceed: (events?: { beforeSending?: () => void }) => Promise<INodeExecutionData[]>,
 ) => Promise<INodeExecutionData[]>;
 
 async function monthAsDatePreSend(
@@ -148,10 +148,11 @@ function runOperation(
 	): Promise<INodeExecutionData[]> {
 		const itemIndex = this.getItemIndex();
 		// Hooks, then the request under the policy; a send guard may hold it back or answer itself.
-		const proceed = async () => {
+		const proceed = async (events: { beforeSending?: () => void } = {}) => {
 			let options = requestData.options;
 			for (const hook of preSend) options = await hook.call(this, options as IHttpRequestOptions);
 			const { requestOptions, application } = await connectionOf(this);
+			events.beforeSending?.();
 			return await sendWithPolicy(
 				{
 					node: this.getNode(),

@@ -123,10 +123,10 @@ const label = (run: Run, index: number) => {
 	return `item ${index}${check && 'month' in check ? ` (${check.month})` : ''}`;
 };
 
-/** A write whose outcome is unknown: anything but the service refusing it with a 4xx. */
-function mayHaveBeenRecorded(error: unknown): boolean {
+/** A write whose outcome is unknown: sent, and not refused by the service with a 4xx. */
+function mayHaveBeenRecorded(error: unknown, sent: boolean): boolean {
 	const status = Number((error as { httpCode?: unknown }).httpCode);
-	return !(status >= 400 && status < 500);
+	return sent && !(status >= 400 && status < 500);
 }
 
 /**
@@ -187,13 +187,15 @@ export function declarationSendGuard(declaration: {
 				const effect = { effect: 'The billing declaration' };
 				throw fail(failureError(context.getNode(), 'writeNotSentAgain', effect, index));
 			}
+			// A failure before the request left (the company lookup, say) recorded nothing.
+			let sent = false;
 			try {
-				const items = await proceed();
+				const items = await proceed({ beforeSending: () => (sent = true) });
 				ledger.recorded.set(key, items);
 				run.outcomes[index] = 'recorded';
 				return items;
 			} catch (error) {
-				if (mayHaveBeenRecorded(error)) ledger.uncertain.add(key);
+				if (mayHaveBeenRecorded(error, sent)) ledger.uncertain.add(key);
 				const indexes = Array.from({ length: run.itemCount }, (_, at) => at);
 				throw fail(
 					withBatchOutcome(error as Error, {
@@ -206,6 +208,10 @@ export function declarationSendGuard(declaration: {
 					}),
 				);
 			}
+		} catch (error) {
+			// Whatever stopped this item (the company lookup, say) stops the items after it too.
+			if (run.outcomes[index] === undefined) throw fail(error as Error);
+			throw error as Error;
 		} finally {
 			run.markDone[index]?.();
 		}

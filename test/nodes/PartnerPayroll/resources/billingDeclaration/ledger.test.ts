@@ -61,6 +61,18 @@ describe('several items', () => {
 		]);
 	});
 
+	it('a token lookup failing for the 1st item stops the batch: the next items are not sent', async () => {
+		const token = await session.token('FR1001');
+		await session.injectFault({ path: '/oauth/introspect', type: 'status', status: 400 });
+		const error = await failureOf(
+			runPartnerPayroll(createFromItems, session.accessToken(token), {
+				items: itemsFor(['', '202610'], ['', '202611'], ['', '202612']),
+			}),
+		);
+		expect(error.message).toBe('The authorization server answered HTTP 400 to the token lookup');
+		expect(await recorded()).toHaveLength(0);
+	});
+
 	it('items are sent one at a time, in order', async () => {
 		const token = await session.token('FR1001');
 		await session.injectFault({
