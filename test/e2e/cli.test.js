@@ -301,6 +301,8 @@ const OPERATION_CASES = {
 				companyId: FR,
 				monthOfApplication: MONTH,
 				quantityByProducts,
+				// The service's own answer to the declaration (an empty body for its 204).
+				serviceAnswer: {},
 			});
 			const received = await (await fetch(`${sandbox.url}/_sandbox/billing-declarations?companyId=${FR}`)).json();
 			expect(received).toContainEqual(expect.objectContaining({ companyId: FR, monthOfApplication: MONTH, quantityByProducts }));
@@ -352,7 +354,7 @@ const FAILING_CASES = {
 		before: () => fetch(`${sandbox.url}/_sandbox/requests`, { method: 'DELETE' }),
 		check: async (error) => {
 			expect(error.message).toBe('Month must be a month as YYYYMM, for example 202610 (got "2026-13")');
-			expect(error.description).toMatch(/accepts YYYYMM, YYYY-MM or an ISO date/);
+			expect(error.description).toMatch(/accepts YYYYMM, YYYY-MM, an ISO date, or a month name with its year/);
 			const requests = await listRequests(sandbox);
 			expect(requests.filter((request) => request.path.includes('payroll-status'))).toEqual([]);
 		},
