@@ -1,16 +1,14 @@
 import { NodeOperationError, type IHttpRequestMethods, type INode } from 'n8n-workflow';
 
-import { PartnerPayrollApiError } from './apiError';
+import {
+	PartnerPayrollApiError,
+	connectionError,
+	uncertainWriteError,
+	type LostAnswer,
+} from './apiError';
+import { failureError, type ErrorContext, type Failure as ReportedFailure } from './errors';
 import { kindOf, processPacer } from './rateLimit';
 import { wait } from './wait';
-import {
-	connectionError,
-	failureError,
-	uncertainWriteError,
-	type ErrorContext,
-	type Failure as ReportedFailure,
-	type LostAnswer,
-} from './errors';
 
 // The rules every request of the package follows, in one place (README: "Errors and retries").
 

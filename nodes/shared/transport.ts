@@ -6,7 +6,8 @@ import type {
 } from 'n8n-workflow';
 
 import type { Connection, PartnerPayrollFunctions, RequestOptions } from './connection';
-import { failureError, throwIfApiError, type ErrorContext } from './errors';
+import { throwIfApiError } from './apiError';
+import { failureError, type ErrorContext } from './errors';
 import { kindOf, processPacer } from './rateLimit';
 import { sendWithPolicy } from './requestPolicy';
 

@@ -11,13 +11,8 @@ import type {
 } from 'n8n-workflow';
 
 import { companyPath, type CompanyCollection } from '../../shared/company';
-import {
-	NODE_RATE_LIMIT_ADVICE,
-	failureError,
-	throwIfApiError,
-	uncertainWriteError,
-	type ErrorContext,
-} from '../../shared/errors';
+import { throwIfApiError, uncertainWriteError } from '../../shared/apiError';
+import { NODE_RATE_LIMIT_ADVICE, failureError, type ErrorContext } from '../../shared/errors';
 import { processPacer } from '../../shared/rateLimit';
 import { isIdempotent, sendWithPolicy } from '../../shared/requestPolicy';
 import { cancelSignalOf, safeTransportOptions } from '../../shared/transport';

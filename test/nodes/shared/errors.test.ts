@@ -1,13 +1,12 @@
 import type { IN8nHttpFullResponse, INode } from 'n8n-workflow';
 
 import {
-	TRIGGER_RATE_LIMIT_ADVICE,
 	apiErrorFromResponse,
 	connectionError,
-	failureError,
 	throwIfApiError,
 	uncertainWriteError,
-} from '../../../nodes/shared/errors';
+} from '../../../nodes/shared/apiError';
+import { TRIGGER_RATE_LIMIT_ADVICE, failureError } from '../../../nodes/shared/errors';
 import { streamOf } from '../../support/streams';
 
 // What the user reads, checked without a request: each message names what failed and what to do.

@@ -1,6 +1,6 @@
 import type { INode } from 'n8n-workflow';
 
-import { connectionError } from '../../../nodes/shared/errors';
+import { connectionError } from '../../../nodes/shared/apiError';
 import { sendWithPolicy } from '../../../nodes/shared/requestPolicy';
 import { SandboxSession, failureOf, runPartnerPayroll, sha256 } from '../../support/fixtures';
 import { binaryBytes } from '../../support/n8n-harness';
