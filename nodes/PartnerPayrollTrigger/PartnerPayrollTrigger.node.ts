@@ -9,7 +9,7 @@ import {
 
 import { resolveCompanyId } from '../shared/company';
 import { readConnection } from '../shared/connection';
-import { TRIGGER_RATE_LIMIT_ADVICE, failureError } from '../shared/errors';
+import { TRIGGER_RATE_LIMIT_ADVICE, asNodeError, failureError } from '../shared/errors';
 import {
 	authenticationField,
 	companyIdField,
@@ -17,23 +17,20 @@ import {
 } from '../shared/descriptions';
 import { newDocumentWatcher } from './events/newDocument';
 import { payrollCompletedWatcher } from './events/payrollCompleted';
+import {
+	endOutage,
+	endPoll,
+	isCurrentPoll,
+	registerActivation,
+	reportsFailure,
+	startPoll,
+} from './helpers/activeTriggers';
 import { PollBudget } from './helpers/pollBudget';
+import { triggerState } from './helpers/stateStore';
 
 type TriggerEvent = 'newDocument' | 'payrollCompleted';
 
 const showFor = (event: TriggerEvent) => ({ show: { event: [event] } });
-
-// Static data of the active triggers whose poll still waits for the API. n8n starts a scheduled
-// poll even while the previous one is retrying; the later one would fire the same transitions.
-const pollsInFlight = new WeakSet<object>();
-
-// The static data object of the newest activation of each workflow + node (its generation). n8n
-// (ActiveWorkflowManager.add) builds a new Workflow, so a new static data object, from the database
-// at every activation: publish, reactivation, restart. Removing the old activation only stops its
-// cron; a poll of it that is still waiting for the API goes on. When it ends after the newer
-// activation polled, it drops its result: the newer one started from the stored state and fires the
-// same transitions itself. Object identity needs no counter in the stored state and no clock.
-const latestActivation = new Map<string, object>();
 
 export class PartnerPayrollTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -145,20 +142,20 @@ export class PartnerPayrollTrigger implements INodeType {
 				displayOptions: showFor('payrollCompleted'),
 				options: [
 					{
-						displayName: 'Fire Again on Re-Run',
-						name: 'fireOnRerun',
-						type: 'boolean',
-						default: false,
-						description:
-							"Whether to fire again when a completed month's executionEndDate changes while it stays completed (payroll run again). A month reopened and then completed again always fires.",
-					},
-					{
 						displayName: 'Fire for Months Already Completed When Watching Starts',
 						name: 'fireForAlreadyCompleted',
 						type: 'boolean',
 						default: false,
 						description:
 							'Whether to fire for months that are already completed when the trigger starts watching them (first activation, newly selected months), instead of only recording them',
+					},
+					{
+						displayName: 'First Completion Only',
+						name: 'firstCompletionOnly',
+						type: 'boolean',
+						default: false,
+						description:
+							"Whether to fire only for a month's first completion. Off: every new executionEndDate of a completed month (the payroll run again, or reopened and completed again) fires once more, with isRerun true.",
 					},
 				],
 			},
@@ -206,16 +203,17 @@ export class PartnerPayrollTrigger implements INodeType {
 		const watcher =
 			event === 'newDocument' ? newDocumentWatcher(this) : payrollCompletedWatcher(this);
 		const companyIdParameter = String(this.getNodeParameter('companyId', '') ?? '');
-
 		const budget = new PollBudget(this.getNode());
-		// Every request of the poll, the token lookup included, stops at the poll's deadline.
-		const connection = await readConnection(this, {
-			rateLimitAdvice: TRIGGER_RATE_LIMIT_ADVICE,
-			deadline: budget.deadline,
-		});
+		const connect = async () =>
+			// Every request of the poll, the token lookup included, stops at the poll's deadline.
+			await readConnection(this, {
+				rateLimitAdvice: TRIGGER_RATE_LIMIT_ADVICE,
+				deadline: budget.deadline,
+			});
 
 		if (this.getMode() === 'manual') {
 			// "Fetch Test Event": a real sample; the stored state is neither read nor written.
+			const connection = await connect();
 			const companyId = await resolveCompanyId(this, connection, companyIdParameter);
 			const sample = await watcher.sample(connection, companyId, budget);
 			if (!sample.length) {
@@ -227,40 +225,55 @@ export class PartnerPayrollTrigger implements INodeType {
 			return [sample];
 		}
 
-		const staticData = this.getWorkflowStaticData('node');
-		const activationKey = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
-		latestActivation.set(activationKey, staticData);
-		if (pollsInFlight.has(staticData)) {
+		const trigger = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
+		const store = this.getWorkflowStaticData('global');
+		// Before the first await: an older activation's poll that ends later drops its result.
+		registerActivation(trigger, store);
+		const ticket = startPoll(trigger, store, (ageMs) =>
+			this.logger.warn(
+				`Partner Payroll Trigger: the previous poll started ${Math.round(ageMs / 1000)} s ago and never ended; it is given up`,
+			),
+		);
+		if (!ticket) {
 			this.logger.debug('Partner Payroll Trigger: the previous poll is still running, skipping');
 			return null;
 		}
-		pollsInFlight.add(staticData);
 		try {
+			const connection = await connect();
 			// At most one introspection per poll, when Company ID is empty.
 			const companyId = await resolveCompanyId(this, connection, companyIdParameter);
-			const { state, items } = await watcher.check(
-				connection,
-				companyId,
-				staticData[event],
-				budget,
-			);
-			if (latestActivation.get(activationKey) !== staticData) {
+			const state = triggerState(this);
+			const result = await watcher.check(connection, companyId, state[event], budget);
+			if (!isCurrentPoll(trigger, ticket)) {
 				this.logger.debug(
-					'Partner Payroll Trigger: a newer activation polls now, dropping this poll',
+					'Partner Payroll Trigger: a newer poll or activation runs, dropping this poll',
 				);
 				return null;
 			}
-
-			// Only reached when every request of the poll succeeded: a failed poll throws above,
-			// leaves the state as it was, and the next poll sees the same transitions again. The
-			// other event's state stays (both are bounded): switching the event back repeats nothing.
-			if (JSON.stringify(staticData[event]) !== JSON.stringify(state)) {
-				staticData[event] = state as IDataObject;
+			// What answered is stored even when the poll stopped part-way; the rest waits for the next
+			// poll. The other event's state stays (both are bounded): switching back repeats nothing.
+			if (JSON.stringify(state[event]) !== JSON.stringify(result.state)) {
+				state[event] = result.state as IDataObject;
 			}
-
-			return items.length ? [items] : null;
+			if (result.stopped) {
+				this.logger.warn(
+					`Partner Payroll Trigger: the poll stopped part-way (${result.stopped.message}); the months that did not answer are checked at the next poll`,
+				);
+			} else {
+				endOutage(trigger);
+			}
+			return result.items.length ? [result.items] : null;
+		} catch (error) {
+			if (!isCurrentPoll(trigger, ticket)) return null;
+			// One error execution when the service starts failing, then at most hourly: every poll
+			// catches up on what the failed ones missed, so the rest would be noise.
+			if (reportsFailure(trigger)) throw asNodeError(this.getNode(), error);
+			this.logger.warn(
+				`Partner Payroll Trigger: the poll failed again (${(error as Error).message}); the next error execution comes at most an hour after the last one`,
+			);
+			return null;
 		} finally {
-			pollsInFlight.delete(staticData);
+			endPoll(trigger, ticket);
 		}
 	}
 }

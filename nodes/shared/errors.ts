@@ -1,4 +1,4 @@
-import { NodeOperationError, type INode } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type INode } from 'n8n-workflow';
 
 // What the user reads when something fails locally or after the request policy gave up: every such
 // message and hint is built here (the service's own error answers are mapped in apiError.ts); the
@@ -122,4 +122,10 @@ export function withBatchOutcome<T extends Error & { description?: string | null
 		: '';
 	error.description = `${error.description ?? ''} ${recorded}${notSent}`.trim();
 	return error;
+}
+
+/** An error as n8n shows it: the package's own errors as they are, anything else wrapped. */
+export function asNodeError(node: INode, error: unknown): NodeOperationError | NodeApiError {
+	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
+	return new NodeOperationError(node, error instanceof Error ? error : String(error));
 }

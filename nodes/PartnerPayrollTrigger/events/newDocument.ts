@@ -3,12 +3,16 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import type { Connection } from '../../shared/connection';
 import { withListedDocumentPdf } from '../../shared/documents';
 import { parameterError } from '../../shared/errors';
+import { mayPassLater } from '../../shared/apiError';
+import { withCompanyState } from '../helpers/companies';
 import {
 	DOCUMENT_TYPES,
 	advanceDocumentState,
-	forgetDocuments,
+	afterPdfFailure,
+	byCreation,
 	newestDocument,
 	readDocumentState,
+	type CompanyDocumentState,
 	type DocumentType,
 	type ListedDocument,
 } from '../helpers/documentState';
@@ -16,6 +20,9 @@ import { documentItem } from '../helpers/items';
 import type { PollBudget } from '../helpers/pollBudget';
 import { listDocuments } from '../helpers/requests';
 import type { EventWatcher } from './types';
+
+const NO_LONGER_LISTED =
+	'The document is no longer listed by the Partner Payroll API, so its PDF cannot be fetched';
 
 /** Event `newDocument`: the parameters are read and checked here, before any request. */
 export function newDocumentWatcher(context: IPollFunctions): EventWatcher {
@@ -43,71 +50,121 @@ export function newDocumentWatcher(context: IPollFunctions): EventWatcher {
 		return listed;
 	}
 
-	// A PDF that still fails after the bounded attempts must block neither its document nor any
-	// later one: the document fires without the file, saying why.
 	async function withPdf(connection: Connection, companyId: string, item: INodeExecutionData) {
-		try {
-			return await withListedDocumentPdf(context, connection, companyId, item, binaryPropertyName);
-		} catch (error) {
-			return { json: { ...item.json, pdfError: (error as Error).message } };
-		}
+		const withFile = await withListedDocumentPdf(
+			context,
+			connection,
+			companyId,
+			item,
+			binaryPropertyName,
+		);
+		return { ...withFile, json: { ...withFile.json, pdfError: null } };
 	}
 
 	/**
-	 * One download per document, one after the other, oldest first. A download that started ends in
-	 * the file or in pdfError; the documents whose download could not start within the poll's budget
-	 * are `deferred`: they stay new for the next poll, so a slow PDF costs no other document its file.
+	 * The items of the documents to fire, oldest first: the documents waiting for their PDF, then the
+	 * new ones. With Attach PDF every item has `pdfError` (null with the file). A download that fails
+	 * for a reason that may pass (the poll's time, a timeout, a 429 or 5xx after every attempt) keeps
+	 * its document waiting for a later poll, up to MAX_PDF_WAIT_MS; a permanent error, or that time
+	 * spent, fires it without the file.
 	 */
 	async function itemsOf(
 		connection: Connection,
 		companyId: string,
+		state: CompanyDocumentState,
 		documents: ListedDocument[],
 		budget: PollBudget,
 	) {
 		const items: INodeExecutionData[] = [];
-		for (const [index, document] of documents.entries()) {
+		const waiting = { ...state.waiting };
+		for (const document of documents) {
 			const item = documentItem(companyId, document);
 			if (!attachPdf) {
 				items.push(item);
-			} else if (budget.isSpent) {
-				return { items, deferred: documents.slice(index) };
-			} else {
+				continue;
+			}
+			if (budget.isSpent) {
+				waiting[document.documentId] ??= { documentType: document.documentType, since: '' };
+				continue;
+			}
+			try {
 				items.push(await withPdf(connection, companyId, item));
+				delete waiting[document.documentId];
+			} catch (error) {
+				const known = waiting[document.documentId];
+				if (afterPdfFailure(known, mayPassLater(error), Date.now()) === 'wait') {
+					waiting[document.documentId] = {
+						documentType: document.documentType,
+						since: known?.since || new Date().toISOString(),
+					};
+					continue;
+				}
+				items.push({ json: { ...item.json, pdfError: (error as Error).message } });
+				delete waiting[document.documentId];
 			}
 		}
-		return { items, deferred: [] };
+		return { items, waiting };
+	}
+
+	/** Documents that waited for their PDF and left the listings: fired without the file. */
+	function goneItems(
+		companyId: string,
+		state: CompanyDocumentState,
+		listedIds: Set<string>,
+	): INodeExecutionData[] {
+		return Object.entries(state.waiting)
+			.filter(([documentId]) => !listedIds.has(documentId))
+			.map(([documentId, { documentType }]) => ({
+				json: {
+					...documentItem(companyId, { documentId, documentType, createdAt: '' }).json,
+					pdfError: NO_LONGER_LISTED,
+				},
+			}));
 	}
 
 	return {
 		async check(connection, companyId, stored, budget) {
 			const previous = readDocumentState(stored);
-			const known = previous?.companyId === companyId ? previous : undefined;
+			const known = previous?.companies[companyId];
 			if (!known) {
 				context.logger.debug(
 					`Partner Payroll Trigger: first poll for company ${companyId}, recording the listed documents`,
 				);
 			}
-			const { state, newDocuments } = advanceDocumentState(
-				known,
-				{ companyId, types },
-				await listingsOf(connection, companyId, budget),
-				{ fireForExisting },
+			const listed = await listingsOf(connection, companyId, budget);
+			const { state, newDocuments } = advanceDocumentState(known, types, listed, {
+				fireForExisting,
+			});
+			const listedIds = new Set(listed.map((document) => document.documentId));
+			const gone = goneItems(companyId, state, listedIds);
+			const stillWaiting = listed.filter((document) => document.documentId in state.waiting);
+			const { items, waiting } = await itemsOf(
+				connection,
+				companyId,
+				state,
+				[...stillWaiting.sort(byCreation), ...newDocuments],
+				budget,
 			);
-			const { items, deferred } = await itemsOf(connection, companyId, newDocuments, budget);
-			if (deferred.length) {
+			for (const item of gone) delete waiting[String(item.json.documentId)];
+			const waitingCount = Object.keys(waiting).length;
+			if (waitingCount) {
 				context.logger.debug(
-					`Partner Payroll Trigger: poll budget spent, ${deferred.length} document(s) left for the next poll`,
+					`Partner Payroll Trigger: ${waitingCount} document(s) wait for their PDF until a later poll`,
 				);
 			}
-			return { state: forgetDocuments(state, deferred), items };
+			return {
+				state: withCompanyState(previous, companyId, { ...state, waiting }),
+				items: [...gone, ...items],
+			};
 		},
 
 		async sample(connection, companyId, budget) {
 			const newest = newestDocument(await listingsOf(connection, companyId, budget));
 			if (!newest) return [];
-			const { items, deferred } = await itemsOf(connection, companyId, [newest], budget);
-			if (deferred.length) budget.check(); // its PDF could not start in time
-			return items;
+			const item = documentItem(companyId, newest);
+			if (!attachPdf) return [item];
+			budget.check();
+			return [await withPdf(connection, companyId, item)];
 		},
 	};
 }

@@ -1,7 +1,9 @@
 import type { IPollFunctions } from 'n8n-workflow';
 
+import { PartnerPayrollApiError, mayPassLater } from '../../shared/apiError';
 import type { Connection } from '../../shared/connection';
 import { parameterError } from '../../shared/errors';
+import { withCompanyState } from '../helpers/companies';
 import { payrollItem, type PayrollItemContext } from '../helpers/items';
 import {
 	currentMonthIn,
@@ -14,7 +16,6 @@ import {
 	planPoll,
 	readPayrollState,
 	sampleMonth,
-	withCompanyState,
 	type PayrollStatusAnswer,
 } from '../helpers/payrollState';
 import type { PollBudget } from '../helpers/pollBudget';
@@ -42,22 +43,37 @@ export function payrollCompletedWatcher(context: IPollFunctions): EventWatcher {
 			'options.fireForAlreadyCompleted',
 			false,
 		) as boolean,
-		fireOnRerun: context.getNodeParameter('options.fireOnRerun', false) as boolean,
+		firstCompletionOnly: context.getNodeParameter('options.firstCompletionOnly', false) as boolean,
 	};
 
-	// One request per month, one after the other: the rate limit is per application, not per token.
-	async function statusesOf(
+	/**
+	 * The poll's answers until time runs out or a request fails for good. What answered is kept
+	 * (`stopped` says why the rest did not); a carried month the service refuses (a 4xx about that
+	 * month) is dropped, so it cannot block the others until it ages out.
+	 */
+	async function answersOf(
 		connection: Connection,
 		companyId: string,
-		months: string[],
+		plan: { watched: string[]; carried: string[] },
 		budget: PollBudget,
 	) {
 		const answers: Record<string, PayrollStatusAnswer> = {};
-		for (const month of months) {
-			budget.check();
-			answers[month] = await fetchPayrollStatus(context, connection, companyId, month);
+		// One request per month, one after the other: the rate limit is per application, not per token.
+		for (const month of plan.watched) {
+			try {
+				budget.check();
+				answers[month] = await fetchPayrollStatus(context, connection, companyId, month);
+			} catch (error) {
+				if (plan.carried.includes(month) && refusesMonth(error)) {
+					context.logger.warn(
+						`Partner Payroll Trigger: month ${month} of company ${companyId} is no longer watched: ${(error as Error).message}`,
+					);
+					continue;
+				}
+				return { answers, stopped: error as Error };
+			}
 		}
-		return answers;
+		return { answers };
 	}
 
 	const itemContext = (companyId: string): PayrollItemContext => ({
@@ -75,10 +91,17 @@ export function payrollCompletedWatcher(context: IPollFunctions): EventWatcher {
 				);
 			}
 			const plan = planPoll(known, selection, selected, currentMonth);
-			const answers = await statusesOf(connection, companyId, plan.watched, budget);
+			const { answers, stopped } = await answersOf(connection, companyId, plan, budget);
+			// Nothing answered: the poll failed as a whole (an error execution, see the node).
+			if (stopped && (!Object.keys(answers).length || !mayPassLater(stopped))) throw stopped;
 			const { state, transitions } = advancePayrollState(
 				known,
-				{ selection, currentMonth, news: plan.news },
+				{
+					selection,
+					currentMonth,
+					news: plan.news,
+					unanswered: plan.watched.filter((month) => !(month in answers)),
+				},
 				answers,
 				fireOptions,
 			);
@@ -90,13 +113,25 @@ export function payrollCompletedWatcher(context: IPollFunctions): EventWatcher {
 					transition.isRerun,
 				),
 			);
-			return { state: withCompanyState(previous, companyId, state), items };
+			return { state: withCompanyState(previous, companyId, state), items, stopped };
 		},
 
 		async sample(connection, companyId, budget) {
-			const answers = await statusesOf(connection, companyId, selected, budget);
+			const { answers, stopped } = await answersOf(
+				connection,
+				companyId,
+				{ watched: selected, carried: [] },
+				budget,
+			);
+			if (stopped) throw stopped;
 			const month = sampleMonth(answers);
 			return month ? [payrollItem(itemContext(companyId), month, answers[month])] : [];
 		},
 	};
+}
+
+/** A 4xx about one month (not a token, scope or rate-limit answer, which concern every month). */
+function refusesMonth(error: unknown): boolean {
+	const status = error instanceof PartnerPayrollApiError ? Number(error.httpCode) : 0;
+	return status >= 400 && status < 500 && ![401, 403, 429].includes(status);
 }

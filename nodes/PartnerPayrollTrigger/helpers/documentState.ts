@@ -1,7 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-// The new-document state: pure functions from (stored state, what the listings returned) to
-// (next state, documents to fire for). The trigger stores the result only after a fully successful poll.
+import { readPerCompany, type PerCompany } from './companies';
+
+// The new-document state, per company: pure functions from (stored state, what the listings
+// returned) to (next state, documents to fire for), and the waiting room of documents whose PDF
+// could not be fetched yet.
 
 export type DocumentType = 'autoEnrolment' | 'incomeTax';
 
@@ -14,104 +17,126 @@ export interface ListedDocument extends IDataObject {
 	createdAt: string;
 }
 
-export interface DocumentState {
-	/** The state describes this company only; another company starts from a new baseline. */
-	companyId: string;
+/** A new document whose PDF could not be fetched yet: tried again on later polls. */
+interface WaitingDocument {
+	documentType: DocumentType;
+	/** When its download first failed for a reason that may pass (ISO), '' if not tried yet. */
+	since: string;
+}
+
+export interface CompanyDocumentState {
 	/** Listings watched; documents of a listing added later are a baseline. */
 	types: DocumentType[];
-	/** documentId → createdAt of every document seen (bounded, see `rememberDocuments`). */
+	/** The newest createdAt seen (ISO), '' while none. */
+	newest: string;
+	/**
+	 * documentId → createdAt of the documents seen that were created within SEEN_WINDOW_MS of the
+	 * newest (and of undated documents still listed). Older documents count as seen: the state stays
+	 * bounded however long the listings grow.
+	 */
 	seen: Record<string, string>;
+	/** documentId → the document whose item waits for its PDF. */
+	waiting: Record<string, WaitingDocument>;
 }
 
-/** Ids kept after they left the listings, so a document that is briefly missing does not fire again. */
-const MAX_REMEMBERED_DOCUMENTS = 1000;
+export type DocumentState = PerCompany<CompanyDocumentState>;
+
+/** A document listed this long after a newer one was already listed is taken for an old one. */
+export const SEEN_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** A PDF that keeps failing for a reason that may pass is tried on later polls this long, then given up. */
+export const MAX_PDF_WAIT_MS = 24 * 60 * 60 * 1000;
+
+function isCompanyDocumentState(value: unknown): value is CompanyDocumentState {
+	const state = value as CompanyDocumentState | null;
+	return (
+		typeof state === 'object' &&
+		state !== null &&
+		Array.isArray(state.types) &&
+		typeof state.newest === 'string' &&
+		typeof state.seen === 'object' &&
+		state.seen !== null &&
+		typeof state.waiting === 'object' &&
+		state.waiting !== null
+	);
+}
 
 export function readDocumentState(value: unknown): DocumentState | undefined {
-	const state = value as DocumentState;
-	if (
-		typeof value !== 'object' ||
-		value === null ||
-		typeof state.companyId !== 'string' ||
-		!Array.isArray(state.types) ||
-		typeof state.seen !== 'object' ||
-		state.seen === null
-	) {
-		return undefined;
-	}
-	return state;
+	return readPerCompany(value, isCompanyDocumentState);
 }
 
-function timeOf(document: { createdAt: string }): number {
-	const time = Date.parse(document.createdAt);
+function timeOf(createdAt: string): number {
+	const time = Date.parse(createdAt);
 	return Number.isNaN(time) ? 0 : time;
 }
 
 /** Oldest first, so the items of one execution arrive in the order the documents were created. */
-function byCreation(a: ListedDocument, b: ListedDocument): number {
-	return timeOf(a) - timeOf(b) || a.documentId.localeCompare(b.documentId);
+export function byCreation(a: ListedDocument, b: ListedDocument): number {
+	return timeOf(a.createdAt) - timeOf(b.createdAt) || a.documentId.localeCompare(b.documentId);
 }
 
-/**
- * Every listed id (forgetting one would fire it again), plus the most recently created ids that left
- * the listings, up to `limit` ids in all.
- */
-export function rememberDocuments(
+/** The documents kept in `seen`: those created within the window of the newest, and undated listed ones. */
+function withinWindow(
 	seen: Record<string, string>,
-	listed: ListedDocument[],
-	limit = MAX_REMEMBERED_DOCUMENTS,
+	newest: string,
+	listedIds: Set<string>,
 ): Record<string, string> {
-	const remembered: Record<string, string> = {};
-	for (const document of listed) remembered[document.documentId] = document.createdAt;
-	const gone = Object.entries(seen)
-		.filter(([documentId]) => !(documentId in remembered))
-		.sort(([, a], [, b]) => timeOf({ createdAt: b }) - timeOf({ createdAt: a }));
-	for (const [documentId, createdAt] of gone) {
-		if (Object.keys(remembered).length >= limit) break;
-		remembered[documentId] = createdAt;
-	}
-	return remembered;
+	const oldestKept = timeOf(newest) - SEEN_WINDOW_MS;
+	return Object.fromEntries(
+		Object.entries(seen).filter(([documentId, createdAt]) =>
+			Number.isNaN(Date.parse(createdAt))
+				? listedIds.has(documentId)
+				: timeOf(createdAt) >= oldestKept,
+		),
+	);
 }
 
 /**
- * Applies one poll's listings to the stored state: every document not seen before is new, once
- * (deduplicated by documentId), unless it is part of a baseline: no state yet, another company,
- * or a listing the user just added.
+ * Applies one poll's listings to what is known of the company: every document not seen before is
+ * new, once, unless it is part of a baseline (no state for this company yet, or a listing the user
+ * just added) or older than the window (see `seen`). The new documents are recorded as seen at once;
+ * the caller puts those whose PDF must wait into `waiting`.
  */
 export function advanceDocumentState(
-	stored: DocumentState | undefined,
-	current: { companyId: string; types: DocumentType[] },
+	stored: CompanyDocumentState | undefined,
+	types: DocumentType[],
 	listed: ListedDocument[],
 	options: { fireForExisting: boolean },
-): { state: DocumentState; newDocuments: ListedDocument[] } {
-	const known = stored?.companyId === current.companyId ? stored : undefined;
+): { state: CompanyDocumentState; newDocuments: ListedDocument[] } {
+	const seen = { ...(stored?.seen ?? {}) };
+	const oldestNew = stored?.newest ? timeOf(stored.newest) - SEEN_WINDOW_MS : -Infinity;
 	const newDocuments: ListedDocument[] = [];
-	const firedIds = new Set<string>();
+	let newest = stored?.newest ?? '';
 	for (const document of [...listed].sort(byCreation)) {
-		if (known?.seen[document.documentId] !== undefined || firedIds.has(document.documentId)) {
-			continue;
-		}
-		const isBaseline = !known || !known.types.includes(document.documentType);
-		if (!isBaseline || options.fireForExisting) {
-			firedIds.add(document.documentId);
-			newDocuments.push(document);
-		}
+		if (document.documentId in seen) continue;
+		const dated = !Number.isNaN(Date.parse(document.createdAt));
+		const isOld = dated && timeOf(document.createdAt) < oldestNew;
+		const isBaseline = !stored || !stored.types.includes(document.documentType);
+		seen[document.documentId] = document.createdAt;
+		if (dated && timeOf(document.createdAt) > timeOf(newest)) newest = document.createdAt;
+		if (!isOld && (!isBaseline || options.fireForExisting)) newDocuments.push(document);
 	}
+	const listedIds = new Set(listed.map((document) => document.documentId));
 	return {
 		state: {
-			companyId: current.companyId,
-			types: [...current.types].sort(),
-			seen: rememberDocuments(known?.seen ?? {}, listed),
+			types: [...types].sort(),
+			newest,
+			seen: withinWindow(seen, newest, listedIds),
+			waiting: { ...(stored?.waiting ?? {}) },
 		},
 		newDocuments,
 	};
 }
 
-/** The state without these documents: the next poll sees them as new again. */
-export function forgetDocuments(state: DocumentState, documents: ListedDocument[]): DocumentState {
-	if (!documents.length) return state;
-	const seen = { ...state.seen };
-	for (const document of documents) delete seen[document.documentId];
-	return { ...state, seen };
+/** What to do with a document whose PDF download failed, at `now`. */
+export function afterPdfFailure(
+	waiting: WaitingDocument | undefined,
+	mayPassLater: boolean,
+	now: number,
+): 'wait' | 'fireWithoutFile' {
+	if (!mayPassLater) return 'fireWithoutFile';
+	if (!waiting?.since) return 'wait';
+	return now - Date.parse(waiting.since) < MAX_PDF_WAIT_MS ? 'wait' : 'fireWithoutFile';
 }
 
 /** "Fetch Test Event": the most recently created document. */

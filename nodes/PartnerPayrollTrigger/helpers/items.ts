@@ -1,5 +1,6 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
+import { documentDedupeKey, payrollDedupeKey } from '../../shared/dedupeKeys';
 import { readableMonth } from '../../shared/month';
 import type { ListedDocument } from './documentState';
 import type { PayrollStatusAnswer } from './payrollState';
@@ -26,6 +27,12 @@ export function payrollItem(
 			timeZone: context.timeZone,
 			// Always present, so later nodes can rely on the shape.
 			isRerun,
+			dedupeKey: payrollDedupeKey(
+				context.companyId,
+				month,
+				isRerun ? answer.executionEndDate : null,
+			),
+			source: 'poll',
 		},
 	};
 }
@@ -33,5 +40,13 @@ export function payrollItem(
 /** The listing's fields as the API gave them, with the company and the listing it came from. */
 export function documentItem(companyId: string, document: ListedDocument): INodeExecutionData {
 	const { documentType, ...fields } = document;
-	return { json: { companyId, documentType, ...fields } };
+	return {
+		json: {
+			companyId,
+			documentType,
+			...fields,
+			dedupeKey: documentDedupeKey(companyId, document.documentId),
+			source: 'poll',
+		},
+	};
 }

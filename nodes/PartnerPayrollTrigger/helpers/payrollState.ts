@@ -1,7 +1,9 @@
+import { readPerCompany, type PerCompany } from './companies';
 import { MAX_CARRY_OVER_MONTHS, addMonths } from './months';
 
 // The payroll-completed state machine: pure functions from (stored state, what the API answered)
-// to (next state, months to fire for). The trigger stores the result only after a fully successful poll.
+// to (next state, months to fire for). A poll that ran out of time or failed part-way still stores
+// what the months that answered showed; the others keep their state for the next poll.
 
 type PayrollStatus = 'completed' | 'not_completed';
 
@@ -16,6 +18,7 @@ interface MonthState {
 	/**
 	 * End date of the last completed run seen (a re-run changes it), kept while the month is reopened;
 	 * null while the month was never seen completed. A completed answer without a date is stored as ''.
+	 * Compared as instants: `…00.000Z` and `…00Z` are the same run.
 	 */
 	executionEndDate: string | null;
 }
@@ -26,19 +29,16 @@ export interface CompanyPayrollState {
 	months: Record<string, MonthState>;
 	/** Months that fired, oldest first, at most FIRED_MEMORY: no edit can make them fire again. */
 	fired: string[];
-	/** The Months rule of the last successful poll ('both', 'current', 'previous' or 'specific'). */
+	/** The Months rule of the last complete poll ('both', 'current', 'previous', 'specific'; '' if none). */
 	selection: string;
-	/** The current month (in the workflow time zone) at the last successful poll. */
+	/** The current month (in the workflow time zone) at the last complete poll ('' if none). */
 	lastPolledMonth: string;
 }
 
 /** The stored state of the Payroll Completed event: per company, so a company switch loses nothing. */
-export interface PayrollState {
-	companies: Record<string, CompanyPayrollState>;
-}
+export type PayrollState = PerCompany<CompanyPayrollState>;
 
 export const FIRED_MEMORY = 24;
-export const MAX_COMPANIES = 10;
 
 interface PayrollTransition {
 	month: string;
@@ -50,8 +50,16 @@ interface PayrollTransition {
 interface PayrollFireOptions {
 	/** Fire for months already completed when first seen (first activation or newly selected months). */
 	fireForAlreadyCompleted: boolean;
-	/** Fire again when a completed month's executionEndDate changes without a reopening. */
-	fireOnRerun: boolean;
+	/** Fire only for a month's first completion: a new end date of a month seen completed fires nothing. */
+	firstCompletionOnly: boolean;
+}
+
+/** Two end dates name the same run when they are the same instant; unreadable ones compare as text. */
+export function sameRun(a: string | null, b: string | null): boolean {
+	if (a === b) return true;
+	if (a === null || b === null) return false;
+	const [timeA, timeB] = [Date.parse(a), Date.parse(b)];
+	return !Number.isNaN(timeA) && timeA === timeB;
 }
 
 function isMonthState(value: unknown): value is MonthState {
@@ -82,17 +90,7 @@ function isCompanyState(value: unknown): value is CompanyPayrollState {
 
 /** The stored state if it has the expected shape; anything else counts as no state (first poll). */
 export function readPayrollState(value: unknown): PayrollState | undefined {
-	const state = value as PayrollState;
-	if (
-		typeof value !== 'object' ||
-		value === null ||
-		typeof state.companies !== 'object' ||
-		state.companies === null ||
-		!Object.values(state.companies).every(isCompanyState)
-	) {
-		return undefined;
-	}
-	return state;
+	return readPerCompany(value, isCompanyState);
 }
 
 /** Months that were watched and have not completed: they stay watched after the calendar moves on. */
@@ -104,8 +102,11 @@ export function unfinishedMonths(state: CompanyPayrollState | undefined): string
 
 /** The months to ask about in a poll, and which of them the calendar (not an edit) brought in. */
 interface PollPlan {
+	/** Selected months first (a failure that concerns every month shows there), then the carried ones. */
 	watched: string[];
 	news: string[];
+	/** Watched only because they were left unfinished or passed over: a 4xx about one drops it. */
+	carried: string[];
 }
 
 const isRelative = (selection: string) => ['both', 'current', 'previous'].includes(selection);
@@ -125,9 +126,9 @@ function monthsBetween(after: string, before: string): string[] {
 
 /**
  * What a poll watches: the selected months; the months still waiting (whatever the selection or
- * time zone became); and, for relative selections, the months the window passed over since the
- * last successful poll of this company (an outage or a deactivation across a month boundary). All
- * within MAX_CARRY_OVER_MONTHS.
+ * time zone became); and, when the last complete poll of this company had a relative selection, the
+ * months that selection would have watched since (an outage or a deactivation across a month
+ * boundary), up to today, whatever the selection is now. All within MAX_CARRY_OVER_MONTHS.
  * A month is news when the calendar brought it in: caught up, or in an unchanged selection.
  */
 export function planPoll(
@@ -136,34 +137,39 @@ export function planPoll(
 	selected: string[],
 	currentMonth: string,
 ): PollPlan {
-	if (!stored) return { watched: selected, news: [] };
+	if (!stored) return { watched: selected, news: [], carried: [] };
 	const oldestKept = addMonths(currentMonth, -MAX_CARRY_OVER_MONTHS);
 	const caughtUp =
-		isRelative(selection) && isRelative(stored.selection) && stored.lastPolledMonth
-			? monthsBetween(newestWatched(stored.selection, stored.lastPolledMonth), selected[0])
+		isRelative(stored.selection) && stored.lastPolledMonth
+			? monthsBetween(
+					newestWatched(stored.selection, stored.lastPolledMonth),
+					addMonths(newestWatched(stored.selection, currentMonth), 1),
+				)
 			: [];
-	const carried = [...unfinishedMonths(stored), ...caughtUp].filter(
-		(month) => month >= oldestKept && month <= currentMonth,
-	);
+	const carried = [...new Set([...unfinishedMonths(stored), ...caughtUp])]
+		.filter((month) => month >= oldestKept && month <= currentMonth && !selected.includes(month))
+		.sort();
 	return {
-		watched: [...new Set([...carried, ...selected])].sort(),
+		watched: [...selected, ...carried],
 		news: [
 			...caughtUp.filter((month) => month >= oldestKept),
 			...(stored.selection === selection && selection !== 'specific' ? selected : []),
 		],
+		carried,
 	};
 }
 
 /**
  * One month: its next state and what this answer is. `firstSight`: no state yet and completed, so
- * when it completed is unknown. `switched`: seen not completed, now completed; an observed switch,
- * including a month reopened then completed again. `rerun`: a completed month's run ended again (a
- * new executionEndDate without a `not_completed` answer in between).
+ * when it completed is unknown. `completed`: never seen completed before, completed now. `newRun`: a
+ * month seen completed before ends with another end date, whether or not a poll saw it reopened in
+ * between (both changes can fall between two polls): the same history gives the same answer
+ * whatever the poll times.
  */
 export function observeMonth(
 	previous: MonthState | undefined,
 	answer: PayrollStatusAnswer,
-): { state: MonthState; change?: 'firstSight' | 'switched' | 'rerun' } {
+): { state: MonthState; change?: 'firstSight' | 'completed' | 'newRun' } {
 	if (answer.status !== 'completed') {
 		return {
 			state: { status: 'not_completed', executionEndDate: previous?.executionEndDate ?? null },
@@ -174,27 +180,34 @@ export function observeMonth(
 		executionEndDate: answer.executionEndDate ?? '',
 	};
 	if (!previous) return { state, change: 'firstSight' };
-	if (previous.status === 'not_completed') return { state, change: 'switched' };
-	return previous.executionEndDate === state.executionEndDate
-		? { state }
-		: { state, change: 'rerun' };
+	if (previous.executionEndDate === null) return { state, change: 'completed' };
+	return sameRun(previous.executionEndDate, state.executionEndDate)
+		? { state: previous.status === 'completed' ? previous : state }
+		: { state, change: 'newRun' };
 }
 
 /**
- * Applies one poll's answers (one per watched month) to what is known of the company.
+ * Applies one poll's answers to what is known of the company. `poll.unanswered`: watched months
+ * whose request did not get an answer (time ran out, the service failed); they keep their state,
+ * and the poll counts as incomplete: the selection and calendar it saw are not recorded, so the next
+ * poll plans the same months again.
  *
- * An observed switch to completed always fires: it is the event. A month first seen completed is a
- * baseline (recorded, not fired) unless the calendar brought it in (`poll.news`) or the option asks
- * for it, and never fires when the fired memory has it: no edit, re-selection or company switch
- * repeats a month. A re-run fires only with the option. `isRerun`: the month fired before.
+ * A first completion fires, and so does every new end date of a month seen completed (a re-run, or
+ * a reopening and completion, seen or not), unless `firstCompletionOnly`. A month first seen
+ * completed is a baseline (recorded, not fired) unless the calendar brought it in (`poll.news`) or
+ * the option asks for it, and never fires when the fired memory has it: no edit, re-selection or
+ * company switch repeats a month. `isRerun`: the month fired before.
  */
 export function advancePayrollState(
 	stored: CompanyPayrollState | undefined,
-	poll: { selection: string; currentMonth: string; news: string[] },
+	poll: { selection: string; currentMonth: string; news: string[]; unanswered?: string[] },
 	answers: Record<string, PayrollStatusAnswer>,
 	options: PayrollFireOptions,
 ): { state: CompanyPayrollState; transitions: PayrollTransition[] } {
 	const months: Record<string, MonthState> = {};
+	for (const month of poll.unanswered ?? []) {
+		if (stored?.months[month]) months[month] = stored.months[month];
+	}
 	const transitions: PayrollTransition[] = [];
 	const fired = [...(stored?.fired ?? [])];
 	for (const month of Object.keys(answers).sort()) {
@@ -202,8 +215,8 @@ export function advancePayrollState(
 		months[month] = state;
 		const firedBefore = fired.includes(month);
 		const fire =
-			change === 'switched' ||
-			(change === 'rerun' && options.fireOnRerun) ||
+			(change === 'completed' && !(options.firstCompletionOnly && firedBefore)) ||
+			(change === 'newRun' && !options.firstCompletionOnly) ||
 			(change === 'firstSight' &&
 				!firedBefore &&
 				(poll.news.includes(month) || options.fireForAlreadyCompleted));
@@ -216,33 +229,21 @@ export function advancePayrollState(
 		});
 		if (!firedBefore) fired.push(month);
 	}
+	const complete = !poll.unanswered?.length;
 	const lastPolledMonth =
-		stored?.lastPolledMonth && stored.lastPolledMonth > poll.currentMonth
+		stored?.lastPolledMonth && (!complete || stored.lastPolledMonth > poll.currentMonth)
 			? stored.lastPolledMonth
-			: poll.currentMonth;
+			: complete
+				? poll.currentMonth
+				: '';
 	return {
 		state: {
 			months,
 			fired: fired.sort().slice(-FIRED_MEMORY),
-			selection: poll.selection,
+			selection: complete ? poll.selection : (stored?.selection ?? ''),
 			lastPolledMonth,
 		},
 		transitions,
-	};
-}
-
-/** The event's state with one company's part replaced, at most MAX_COMPANIES kept (newest last). */
-export function withCompanyState(
-	stored: PayrollState | undefined,
-	companyId: string,
-	companyState: CompanyPayrollState,
-): PayrollState {
-	const others = Object.entries(stored?.companies ?? {}).filter(([id]) => id !== companyId);
-	return {
-		companies: Object.fromEntries([
-			...others.slice(-(MAX_COMPANIES - 1)),
-			[companyId, companyState],
-		]),
 	};
 }
 

@@ -7,8 +7,10 @@ import { createPoller, type Poller, type TestCredentials } from '../../support/n
 
 export const partnerPayrollTrigger = new PartnerPayrollTrigger();
 
-/** The static data key of the trigger node in the test workflow. */
-export const NODE_KEY = 'node:Partner Payroll Trigger';
+/** Where the trigger keeps its state in the test workflow's static data: under the node's id. */
+export const stateOf = (staticData: IDataObject) =>
+	((staticData.global as IDataObject | undefined)?.['partnerPayrollTrigger:test-node'] ??
+		{}) as IDataObject;
 
 export interface TriggerPoller extends Poller {
 	/** The node's static data (what the trigger stores between polls). */
@@ -30,7 +32,7 @@ export function createTrigger(
 	});
 	return {
 		...poller,
-		state: () => (poller.staticData[NODE_KEY] ?? {}) as IDataObject,
+		state: () => stateOf(poller.staticData),
 	};
 }
 

@@ -1,0 +1,71 @@
+import { POLL_BUDGET_MS } from './pollBudget';
+
+// What this n8n process knows of each active trigger (workflow + node), kept in memory only.
+
+// The static data object of the newest activation of each trigger. n8n (ActiveWorkflowManager.add)
+// builds a new Workflow, so a new static data object, from the database at every activation:
+// publish, reactivation, restart. Removing the old activation only stops its schedule; a poll of it
+// that is still waiting for the API goes on, and must then drop its result: the newer activation
+// started from the stored state and fires the same transitions itself.
+const newestActivation = new Map<string, object>();
+
+/** A running poll of one activation. */
+export interface PollTicket {
+	activation: object;
+	startedAt: number;
+}
+
+// n8n starts a scheduled poll even while the previous one still runs; the later one would fire the
+// same transitions. A poll older than twice its budget is given up (it may never settle).
+const runningPoll = new Map<string, PollTicket>();
+const GIVE_UP_AFTER_MS = 2 * POLL_BUDGET_MS;
+
+// When each trigger last made a failed poll an error execution.
+const lastReportedFailure = new Map<string, number>();
+/** While the service keeps failing, a failed poll becomes an error execution at most this often. */
+export const FAILURE_REPORT_INTERVAL_MS = 60 * 60 * 1000;
+
+/** Called before the poll's first await: from then on, older activations' polls drop their results. */
+export function registerActivation(trigger: string, activation: object): void {
+	newestActivation.set(trigger, activation);
+}
+
+/** A ticket for a new poll, or `undefined` when the previous poll of this activation still runs. */
+export function startPoll(
+	trigger: string,
+	activation: object,
+	onGiveUp: (ageMs: number) => void,
+): PollTicket | undefined {
+	const running = runningPoll.get(trigger);
+	const now = Date.now();
+	if (running?.activation === activation) {
+		if (now - running.startedAt < GIVE_UP_AFTER_MS) return undefined;
+		onGiveUp(now - running.startedAt);
+	}
+	const ticket = { activation, startedAt: now };
+	runningPoll.set(trigger, ticket);
+	return ticket;
+}
+
+/** Whether a poll may still store state and fire: no newer activation, no newer poll. */
+export function isCurrentPoll(trigger: string, ticket: PollTicket): boolean {
+	return newestActivation.get(trigger) === ticket.activation && runningPoll.get(trigger) === ticket;
+}
+
+export function endPoll(trigger: string, ticket: PollTicket): void {
+	if (runningPoll.get(trigger) === ticket) runningPoll.delete(trigger);
+}
+
+/** Whether a failed poll becomes an error execution: the first of an outage, then at most hourly. */
+export function reportsFailure(trigger: string): boolean {
+	const now = Date.now();
+	const last = lastReportedFailure.get(trigger);
+	if (last !== undefined && now - last < FAILURE_REPORT_INTERVAL_MS && now >= last) return false;
+	lastReportedFailure.set(trigger, now);
+	return true;
+}
+
+/** A poll that succeeded ends the outage: the next failure is reported at once. */
+export function endOutage(trigger: string): void {
+	lastReportedFailure.delete(trigger);
+}

@@ -1,0 +1,17 @@
+// One key per event, the same whichever trigger saw it (the polling trigger or the webhook trigger),
+// so a workflow fed by both drops the second copy with n8n's Remove Duplicates node.
+
+/** An instant as ISO UTC with milliseconds; a date that cannot be read stays as it was written. */
+export function isoInstant(date: string): string {
+	const instant = Date.parse(date);
+	return Number.isNaN(instant) ? date : new Date(instant).toISOString();
+}
+
+/** A month's first completion (`laterRunEnd` null), or a later run by the instant it ended. */
+export function payrollDedupeKey(companyId: string, month: string, laterRunEnd: string | null) {
+	const key = `payroll:${companyId}:${month}`;
+	return laterRunEnd === null ? key : `${key}:${isoInstant(laterRunEnd)}`;
+}
+
+export const documentDedupeKey = (companyId: string, documentId: string) =>
+	`document:${companyId}:${documentId}`;
