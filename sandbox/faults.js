@@ -4,7 +4,7 @@
 // or to the signed-storage origin, see storage.js), or a connection reset; a status or reset can come
 // before the operation runs or after it took effect (a proxy failing after the upstream did its work).
 // Matching: optional method, optional path (substring, or a regular expression when it starts with '^')
-// against the full request path, e.g. /api/v1/companies/FR1001.
+// against the full request path, e.g. /api/v1/companies/FR1001, and optional query values, e.g. {"date": "202611"}.
 
 const { InputError, apiErrorBody } = require('./errors');
 const { jsonReply, htmlReply, emptyReply, contentTypeOf } = require('./http-util');
@@ -21,11 +21,14 @@ function isNonNegativeInteger(value) {
 
 function validateFault(spec) {
   if (!spec || typeof spec !== 'object') throw new InputError('Fault must be a JSON object');
-  const { method, path, count = 1, type, status, retryAfter, delayMs, afterEffect, html, to } = spec;
+  const { method, path, query, count = 1, type, status, retryAfter, delayMs, afterEffect, html, to } = spec;
   if (!FAULT_TYPES.includes(type)) throw new InputError(`type must be one of ${FAULT_TYPES.join(', ')}`);
   if (!(Number.isInteger(count) && count > 0)) throw new InputError('count must be a positive integer');
   if (method !== undefined && (typeof method !== 'string' || !method)) throw new InputError('method must be a string');
   if (path !== undefined && (typeof path !== 'string' || !path)) throw new InputError('path must be a non-empty string');
+  if (query !== undefined && !(query && typeof query === 'object' && !Array.isArray(query) && Object.values(query).every((value) => typeof value === 'string'))) {
+    throw new InputError('query must be an object of string values, e.g. {"date": "202611"}');
+  }
   let pathRegex = null;
   if (path && path.startsWith('^')) {
     try {
@@ -58,6 +61,7 @@ function validateFault(spec) {
   return {
     method: method ? method.toUpperCase() : null,
     path: path || null,
+    query: query || null,
     pathRegex,
     count,
     type,
@@ -86,15 +90,16 @@ function createFaultList() {
     return publicView(fault);
   }
 
-  function matches(fault, method, path) {
+  function matches(fault, method, path, searchParams) {
     if (fault.method && fault.method !== method) return false;
+    if (fault.query && !Object.entries(fault.query).every(([name, value]) => searchParams?.get(name) === value)) return false;
     if (fault.pathRegex) return fault.pathRegex.test(path);
     return !fault.path || path.includes(fault.path);
   }
 
   /** The first fault matching the request, consumed once (removed when used up), or null. */
-  function take(method, path) {
-    const fault = faults.find((candidate) => matches(candidate, method, path));
+  function take(method, path, searchParams) {
+    const fault = faults.find((candidate) => matches(candidate, method, path, searchParams));
     if (!fault) return null;
     fault.remaining -= 1;
     if (fault.remaining === 0) faults = faults.filter((candidate) => candidate !== fault);

@@ -186,7 +186,7 @@ async function startSandbox(options = {}) {
       writeReply(res, await replyFor(() => control.handle(req, url, controlPath)));
       return;
     }
-    const fault = faults.take(req.method, url.pathname);
+    const fault = faults.take(req.method, url.pathname, url.searchParams);
     const connection = connectionNumbers.get(req.socket);
     res.on('close', () => requestLog.record(req, url, res.headersSent ? res.statusCode : null, fault && fault.type, connection));
     const faultReply = () => statusFaultReply(fault, rateLimiter.limitFor(req.method));

@@ -19,6 +19,20 @@ beforeEach(() => {
 const addFault = (body) => control(sandbox, '/faults', { method: 'POST', body });
 const company = () => api(sandbox, '/companies/FR1001', { token: t });
 
+describe('matching by query', () => {
+  test('a fault with query values hits only requests that carry them', async () => {
+    await addFault({ type: 'status', status: 404, path: '/payroll-status', query: { date: '202611' } });
+    const status = (month) => api(sandbox, `/companies/FR1001/payroll-status?date=${month}`, { token: t });
+    expect((await status('202610')).status).toBe(200);
+    expect((await status('202611')).status).toBe(404);
+    expect((await status('202611')).status).toBe(200);
+  });
+
+  test('query values must be strings', async () => {
+    expect((await addFault({ type: 'status', status: 404, query: { date: 202611 } })).status).toBe(400);
+  });
+});
+
 describe('status faults', () => {
   test('429 for the next N requests with the real body and headers (Retry-After when injected), then normal again', async () => {
     const created = await addFault({ type: 'status', status: 429, count: 2, retryAfter: 3, path: '/companies/FR1001' });

@@ -58,6 +58,7 @@ export function payrollCompletedWatcher(context: IPollFunctions): EventWatcher {
 		budget: PollBudget,
 	) {
 		const answers: Record<string, PayrollStatusAnswer> = {};
+		const dropped: string[] = [];
 		// One request per month, one after the other: the rate limit is per application, not per token.
 		for (const month of plan.watched) {
 			try {
@@ -68,12 +69,13 @@ export function payrollCompletedWatcher(context: IPollFunctions): EventWatcher {
 					context.logger.warn(
 						`Partner Payroll Trigger: month ${month} of company ${companyId} is no longer watched: ${(error as Error).message}`,
 					);
+					dropped.push(month);
 					continue;
 				}
-				return { answers, stopped: error as Error };
+				return { answers, dropped, stopped: error as Error };
 			}
 		}
-		return { answers };
+		return { answers, dropped };
 	}
 
 	const itemContext = (companyId: string): PayrollItemContext => ({
@@ -91,7 +93,7 @@ export function payrollCompletedWatcher(context: IPollFunctions): EventWatcher {
 				);
 			}
 			const plan = planPoll(known, selection, selected, currentMonth);
-			const { answers, stopped } = await answersOf(connection, companyId, plan, budget);
+			const { answers, dropped, stopped } = await answersOf(connection, companyId, plan, budget);
 			// Nothing answered: the poll failed as a whole (an error execution, see the node).
 			if (stopped && (!Object.keys(answers).length || !mayPassLater(stopped))) throw stopped;
 			const { state, transitions } = advancePayrollState(
@@ -100,7 +102,9 @@ export function payrollCompletedWatcher(context: IPollFunctions): EventWatcher {
 					selection,
 					currentMonth,
 					news: plan.news,
-					unanswered: plan.watched.filter((month) => !(month in answers)),
+					unanswered: plan.watched.filter(
+						(month) => !(month in answers) && !dropped.includes(month),
+					),
 				},
 				answers,
 				fireOptions,

@@ -25,9 +25,14 @@ const lastReportedFailure = new Map<string, number>();
 /** While the service keeps failing, a failed poll becomes an error execution at most this often. */
 export const FAILURE_REPORT_INTERVAL_MS = 60 * 60 * 1000;
 
-/** Called before the poll's first await: from then on, older activations' polls drop their results. */
+/**
+ * Called before the poll's first await: from then on, older activations' polls drop their results.
+ * A new activation (publish, restart) reports its first failure at once.
+ */
 export function registerActivation(trigger: string, activation: object): void {
+	if (newestActivation.get(trigger) === activation) return;
 	newestActivation.set(trigger, activation);
+	lastReportedFailure.delete(trigger);
 }
 
 /** A ticket for a new poll, or `undefined` when the previous poll of this activation still runs. */

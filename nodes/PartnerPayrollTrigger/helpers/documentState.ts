@@ -27,22 +27,20 @@ interface WaitingDocument {
 export interface CompanyDocumentState {
 	/** Listings watched; documents of a listing added later are a baseline. */
 	types: DocumentType[];
-	/** The newest createdAt seen (ISO), '' while none. */
-	newest: string;
 	/**
-	 * documentId → createdAt of the documents seen that were created within SEEN_WINDOW_MS of the
-	 * newest (and of undated documents still listed). Older documents count as seen: the state stays
-	 * bounded however long the listings grow.
+	 * Ids only: those listed at the last poll (forgetting one would fire it again), then at most
+	 * MAX_GONE_IDS that left the listings, most recently gone first (one that is briefly missing
+	 * does not fire again). About 25 bytes a document: 5,000 listed documents take about 125 KB.
 	 */
-	seen: Record<string, string>;
+	seen: string[];
 	/** documentId → the document whose item waits for its PDF. */
 	waiting: Record<string, WaitingDocument>;
 }
 
 export type DocumentState = PerCompany<CompanyDocumentState>;
 
-/** A document listed this long after a newer one was already listed is taken for an old one. */
-export const SEEN_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** Ids kept after they left the listings. */
+export const MAX_GONE_IDS = 200;
 
 /** A PDF that keeps failing for a reason that may pass is tried on later polls this long, then given up. */
 export const MAX_PDF_WAIT_MS = 24 * 60 * 60 * 1000;
@@ -53,9 +51,7 @@ function isCompanyDocumentState(value: unknown): value is CompanyDocumentState {
 		typeof state === 'object' &&
 		state !== null &&
 		Array.isArray(state.types) &&
-		typeof state.newest === 'string' &&
-		typeof state.seen === 'object' &&
-		state.seen !== null &&
+		Array.isArray(state.seen) &&
 		typeof state.waiting === 'object' &&
 		state.waiting !== null
 	);
@@ -75,27 +71,11 @@ export function byCreation(a: ListedDocument, b: ListedDocument): number {
 	return timeOf(a.createdAt) - timeOf(b.createdAt) || a.documentId.localeCompare(b.documentId);
 }
 
-/** The documents kept in `seen`: those created within the window of the newest, and undated listed ones. */
-function withinWindow(
-	seen: Record<string, string>,
-	newest: string,
-	listedIds: Set<string>,
-): Record<string, string> {
-	const oldestKept = timeOf(newest) - SEEN_WINDOW_MS;
-	return Object.fromEntries(
-		Object.entries(seen).filter(([documentId, createdAt]) =>
-			Number.isNaN(Date.parse(createdAt))
-				? listedIds.has(documentId)
-				: timeOf(createdAt) >= oldestKept,
-		),
-	);
-}
-
 /**
  * Applies one poll's listings to what is known of the company: every document not seen before is
  * new, once, unless it is part of a baseline (no state for this company yet, or a listing the user
- * just added) or older than the window (see `seen`). The new documents are recorded as seen at once;
- * the caller puts those whose PDF must wait into `waiting`.
+ * just added). The new documents are recorded as seen at once; the caller puts those whose PDF must
+ * wait into `waiting`. No date decides: a document listed late with an old createdAt still fires.
  */
 export function advanceDocumentState(
 	stored: CompanyDocumentState | undefined,
@@ -103,25 +83,22 @@ export function advanceDocumentState(
 	listed: ListedDocument[],
 	options: { fireForExisting: boolean },
 ): { state: CompanyDocumentState; newDocuments: ListedDocument[] } {
-	const seen = { ...(stored?.seen ?? {}) };
-	const oldestNew = stored?.newest ? timeOf(stored.newest) - SEEN_WINDOW_MS : -Infinity;
+	const seen = new Set(stored?.seen ?? []);
 	const newDocuments: ListedDocument[] = [];
-	let newest = stored?.newest ?? '';
+	const listedNow = new Set<string>();
 	for (const document of [...listed].sort(byCreation)) {
-		if (document.documentId in seen) continue;
-		const dated = !Number.isNaN(Date.parse(document.createdAt));
-		const isOld = dated && timeOf(document.createdAt) < oldestNew;
+		if (listedNow.has(document.documentId)) continue;
+		listedNow.add(document.documentId);
 		const isBaseline = !stored || !stored.types.includes(document.documentType);
-		seen[document.documentId] = document.createdAt;
-		if (dated && timeOf(document.createdAt) > timeOf(newest)) newest = document.createdAt;
-		if (!isOld && (!isBaseline || options.fireForExisting)) newDocuments.push(document);
+		if (!seen.has(document.documentId) && (!isBaseline || options.fireForExisting)) {
+			newDocuments.push(document);
+		}
 	}
-	const listedIds = new Set(listed.map((document) => document.documentId));
+	const gone = (stored?.seen ?? []).filter((documentId) => !listedNow.has(documentId));
 	return {
 		state: {
 			types: [...types].sort(),
-			newest,
-			seen: withinWindow(seen, newest, listedIds),
+			seen: [...listedNow, ...gone.slice(0, MAX_GONE_IDS)],
 			waiting: { ...(stored?.waiting ?? {}) },
 		},
 		newDocuments,

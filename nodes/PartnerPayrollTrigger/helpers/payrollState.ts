@@ -33,6 +33,8 @@ export interface CompanyPayrollState {
 	selection: string;
 	/** The current month (in the workflow time zone) at the last complete poll ('' if none). */
 	lastPolledMonth: string;
+	/** Months the last poll could not ask in time, asked first by the next one (a slow service still gets through them all). */
+	pending?: string[];
 }
 
 /** The stored state of the Payroll Completed event: per company, so a company switch loses nothing. */
@@ -84,7 +86,8 @@ function isCompanyState(value: unknown): value is CompanyPayrollState {
 		isMonthStates(state.months) &&
 		Array.isArray(state.fired) &&
 		typeof state.selection === 'string' &&
-		typeof state.lastPolledMonth === 'string'
+		typeof state.lastPolledMonth === 'string' &&
+		(state.pending === undefined || Array.isArray(state.pending))
 	);
 }
 
@@ -102,7 +105,7 @@ export function unfinishedMonths(state: CompanyPayrollState | undefined): string
 
 /** The months to ask about in a poll, and which of them the calendar (not an edit) brought in. */
 interface PollPlan {
-	/** Selected months first (a failure that concerns every month shows there), then the carried ones. */
+	/** The months left by a poll that stopped part-way first, then the selected ones (a failure that concerns every month shows there), then the carried ones. */
 	watched: string[];
 	news: string[];
 	/** Watched only because they were left unfinished or passed over: a 4xx about one drops it. */
@@ -149,11 +152,19 @@ export function planPoll(
 	const carried = [...new Set([...unfinishedMonths(stored), ...caughtUp])]
 		.filter((month) => month >= oldestKept && month <= currentMonth && !selected.includes(month))
 		.sort();
+	const planned = [...selected, ...carried];
 	return {
-		watched: [...selected, ...carried],
+		watched: [
+			...new Set([
+				...(stored.pending ?? []).filter((month) => planned.includes(month)),
+				...planned,
+			]),
+		],
 		news: [
-			...caughtUp.filter((month) => month >= oldestKept),
-			...(stored.selection === selection && selection !== 'specific' ? selected : []),
+			...new Set([
+				...caughtUp.filter((month) => month >= oldestKept),
+				...(stored.selection === selection && selection !== 'specific' ? selected : []),
+			]),
 		],
 		carried,
 	};
@@ -200,7 +211,13 @@ export function observeMonth(
  */
 export function advancePayrollState(
 	stored: CompanyPayrollState | undefined,
-	poll: { selection: string; currentMonth: string; news: string[]; unanswered?: string[] },
+	poll: {
+		selection: string;
+		currentMonth: string;
+		news: string[];
+		/** In the order they were planned: the next poll asks them first, in that order. */
+		unanswered?: string[];
+	},
 	answers: Record<string, PayrollStatusAnswer>,
 	options: PayrollFireOptions,
 ): { state: CompanyPayrollState; transitions: PayrollTransition[] } {
@@ -242,6 +259,7 @@ export function advancePayrollState(
 			fired: fired.sort().slice(-FIRED_MEMORY),
 			selection: complete ? poll.selection : (stored?.selection ?? ''),
 			lastPolledMonth,
+			...(complete ? {} : { pending: poll.unanswered }),
 		},
 		transitions,
 	};

@@ -21,7 +21,7 @@ export interface TriggerPoller extends Poller {
 export function createTrigger(
 	parameters: INodeParameters,
 	credentials: TestCredentials,
-	options: { timezone?: string; staticData?: IDataObject } = {},
+	options: { timezone?: string; staticData?: IDataObject; nodeName?: string } = {},
 ): TriggerPoller {
 	const authentication = 'partnerPayrollOAuth2Api' in credentials ? 'oAuth2' : 'accessToken';
 	const poller = createPoller(partnerPayrollTrigger, {
@@ -29,6 +29,7 @@ export function createTrigger(
 		credentials,
 		timezone: options.timezone ?? 'Europe/Paris',
 		staticData: options.staticData,
+		nodeName: options.nodeName,
 	});
 	return {
 		...poller,

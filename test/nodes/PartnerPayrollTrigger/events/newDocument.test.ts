@@ -1,3 +1,4 @@
+import type { DocumentState } from '../../../../nodes/PartnerPayrollTrigger/helpers/documentState';
 import { POLL_BUDGET_MS } from '../../../../nodes/PartnerPayrollTrigger/helpers/pollBudget';
 import { binaryBytes } from '../../../support/n8n-harness';
 import { SandboxSession, sha256 } from '../../../support/fixtures';
@@ -33,11 +34,21 @@ async function gbTrigger(parameters = {}, scopes?: string[]) {
 	return createTrigger({ ...GB3001, ...parameters }, session.accessToken(token));
 }
 
+/** What the trigger stores for GB3001. */
+function companyState(trigger: TriggerPoller) {
+	const state = trigger.state().newDocument as unknown as DocumentState;
+	return state.companies.GB3001;
+}
+
 /** The sandbox has no control to publish a document: forget some after the baseline instead. */
 async function baselineWithout(trigger: TriggerPoller, ...documentIds: string[]) {
 	expect(await trigger.poll()).toBeNull();
-	const { seen } = trigger.state().newDocument as { seen: Record<string, string> };
-	for (const documentId of documentIds) delete seen[documentId];
+	forget(trigger, ...documentIds);
+}
+
+function forget(trigger: TriggerPoller, ...documentIds: string[]) {
+	const { seen } = companyState(trigger);
+	for (const documentId of documentIds) seen.splice(seen.indexOf(documentId), 1);
 }
 
 /**
@@ -63,9 +74,9 @@ describe('newDocument: first activation', () => {
 
 		expect(await trigger.poll()).toBeNull();
 
-		const state = trigger.state().newDocument as { seen: object; types: string[] };
-		expect(Object.keys(state.seen).sort()).toEqual(ALL_DOCUMENT_IDS);
-		expect(state).toMatchObject({ companyId: 'GB3001', types: ['autoEnrolment', 'incomeTax'] });
+		const state = companyState(trigger);
+		expect([...state.seen].sort()).toEqual(ALL_DOCUMENT_IDS);
+		expect(state).toMatchObject({ types: ['autoEnrolment', 'incomeTax'], waiting: {} });
 		expect(await requestLines(session)).toEqual([
 			'GET /companies/GB3001/auto-enrolment-documents',
 			'GET /companies/GB3001/income-taxes-documents',
@@ -108,6 +119,8 @@ describe('newDocument: new documents', () => {
 						month: '07',
 						name: 'Auto-enrolment-letter-2026-07-Priya-Shah.pdf',
 						documentUrl: '/companies/GB3001/contracts/ctr_gb3001_003/documents/gb3001-ae-2026-003',
+						dedupeKey: 'document:GB3001:gb3001-ae-2026-003',
+						source: 'poll',
 					},
 				},
 				{
@@ -143,6 +156,8 @@ describe('newDocument: new documents', () => {
 				fileName: item.json.name,
 				mimeType: 'application/pdf',
 			});
+			// The same fields whatever the outcome.
+			expect(item.json.pdfError).toBeNull();
 		}
 		// Two listings, then one download per new document from its listed documentUrl; nothing for
 		// the documents already seen.
@@ -155,7 +170,7 @@ describe('newDocument: new documents', () => {
 		expect(await trigger.poll()).toBeNull();
 	});
 
-	it('a PDF that keeps failing fires its document without the file, saying why, and blocks nothing', async () => {
+	it('a PDF that fails for now waits for a later poll, blocks nothing, and fires with its file', async () => {
 		const trigger = await gbTrigger({ options: { attachPdf: true } });
 		await baselineWithout(trigger, 'gb3001-p45-2026-005', 'gb3001-ae-2026-001');
 		await session.injectFault({
@@ -163,34 +178,69 @@ describe('newDocument: new documents', () => {
 			type: 'status',
 			status: 503,
 			retryAfter: 0,
-			count: 20,
+			count: 4,
 		});
 		await session.clearRequests();
 
 		const [items] = (await trigger.poll())!;
 
-		const failed = items.find((item) => item.json.documentId === 'gb3001-p45-2026-005')!;
-		expect(failed.binary).toBeUndefined();
-		expect(failed.json.pdfError).toBe('The Partner Payroll service failed (HTTP 503)');
-		const fine = items.find((item) => item.json.documentId === 'gb3001-ae-2026-001')!;
-		expect(sha256(binaryBytes(fine))).toBe(
+		// The other document fires with its file; the failing one is not fired without it.
+		expect(items.map((item) => item.json.documentId)).toEqual(['gb3001-ae-2026-001']);
+		expect(sha256(binaryBytes(items[0]))).toBe(
 			sha256(session.sandbox.seed.document('GB3001', 'gb3001-ae-2026-001')),
 		);
-		// Bounded: 4 attempts at the failing PDF, in this poll only.
+		// Bounded: 4 attempts at the failing PDF in this poll.
 		const lines = await requestLines(session);
 		expect(lines.filter((line) => line.endsWith('/gb3001-p45-2026-005'))).toHaveLength(4);
-		expect(await trigger.poll()).toBeNull();
+		expect(Object.keys(companyState(trigger).waiting)).toEqual(['gb3001-p45-2026-005']);
 
-		// A later document fires with its file while that PDF would still fail.
-		const { seen } = trigger.state().newDocument as { seen: Record<string, string> };
-		delete seen['gb3001-p60-2025-001'];
+		// The service answers again: the document fires, once, with every byte of its file.
 		const [[later]] = (await trigger.poll())!;
-		expect(later.json).toMatchObject({ documentId: 'gb3001-p60-2025-001' });
-		expect(later.json.pdfError).toBeUndefined();
+		expect(later.json).toMatchObject({ documentId: 'gb3001-p45-2026-005', pdfError: null });
 		expect(sha256(binaryBytes(later))).toBe(
-			sha256(session.sandbox.seed.document('GB3001', 'gb3001-p60-2025-001')),
+			sha256(session.sandbox.seed.document('GB3001', 'gb3001-p45-2026-005')),
 		);
+		expect(companyState(trigger).waiting).toEqual({});
+		expect(await trigger.poll()).toBeNull();
 	}, 30_000);
+
+	it('a PDF still failing a day after its first failure fires without the file, saying why', async () => {
+		const trigger = await gbTrigger({ options: { attachPdf: true } });
+		await baselineWithout(trigger, 'gb3001-p45-2026-005');
+		const failing = {
+			path: '/documents/gb3001-p45-2026-005',
+			type: 'status',
+			status: 503,
+			retryAfter: 0,
+			count: 8,
+		};
+		await session.injectFault(failing);
+		expect(await trigger.poll()).toBeNull();
+		advanceWallClock(24 * 60 * 60 * 1000);
+
+		const [[item]] = (await trigger.poll())!;
+		expect(item.binary).toBeUndefined();
+		expect(item.json).toMatchObject({
+			documentId: 'gb3001-p45-2026-005',
+			pdfError: 'The Partner Payroll service failed (HTTP 503)',
+		});
+		expect(await trigger.poll()).toBeNull();
+	}, 30_000);
+
+	it('a PDF the service refuses for good (404) fires at once without the file', async () => {
+		const trigger = await gbTrigger({ options: { attachPdf: true } });
+		await baselineWithout(trigger, 'gb3001-p45-2026-005');
+		await session.injectFault({
+			path: '/documents/gb3001-p45-2026-005',
+			type: 'status',
+			status: 404,
+		});
+
+		const [[item]] = (await trigger.poll())!;
+		expect(item.binary).toBeUndefined();
+		expect(String(item.json.pdfError)).toMatch(/^Not found/);
+		expect(await trigger.poll()).toBeNull();
+	});
 
 	it('PDFs that could not start within the poll budget wait for the next poll, none lost', async () => {
 		const trigger = await gbTrigger({ options: { attachPdf: true } });
@@ -236,9 +286,7 @@ describe('newDocument: new documents', () => {
 			staticData: snapshot(incomeTaxOnly.staticData),
 		});
 		expect(await both.poll()).toBeNull();
-		expect(Object.keys((both.state().newDocument as { seen: object }).seen).sort()).toEqual(
-			ALL_DOCUMENT_IDS,
-		);
+		expect([...companyState(both).seen].sort()).toEqual(ALL_DOCUMENT_IDS);
 	});
 });
 

@@ -55,6 +55,7 @@ describe('payrollCompleted: first activation', () => {
 						lastPolledMonth: '202611',
 					},
 				},
+				recent: ['FR1001'],
 			},
 		});
 		// One payroll-status request per watched month, nothing else (Company ID is set).
@@ -78,6 +79,8 @@ describe('payrollCompleted: first activation', () => {
 						executionEndDate: '2026-10-28T17:42:05.000Z',
 						timeZone: 'Europe/Paris',
 						isRerun: false,
+						dedupeKey: 'payroll:FR1001:202610',
+						source: 'poll',
 					},
 				},
 			],
@@ -113,7 +116,9 @@ describe('payrollCompleted: where the token goes', () => {
 		});
 		const fired = await trigger.poll();
 		expect(fired?.[0].map((item) => item.json.month)).toEqual(['202610']);
-		expect((await session.storageRequests()).map((request) => request.authorization)).toEqual([null]);
+		expect((await session.storageRequests()).map((request) => request.authorization)).toEqual([
+			null,
+		]);
 	});
 });
 
@@ -134,6 +139,8 @@ describe('payrollCompleted: transitions', () => {
 						executionEndDate: '2026-11-27T16:00:00.000Z',
 						timeZone: 'Europe/Paris',
 						isRerun: false,
+						dedupeKey: 'payroll:FR1001:202611',
+						source: 'poll',
 					},
 				},
 			],
@@ -202,20 +209,8 @@ describe('payrollCompleted: re-runs', () => {
 		return trigger;
 	}
 
-	it('ignores a new executionEndDate by default, without firing later either', async () => {
+	it('fires a new executionEndDate once, marked as a re-run, keyed by its end', async () => {
 		const trigger = await completedThenRerun({});
-
-		expect(await trigger.poll()).toBeNull();
-		expect(trigger.state().payrollCompleted).toMatchObject({
-			companies: {
-				FR1001: { months: { '202610': { executionEndDate: '2026-11-02T09:00:00.000Z' } } },
-			},
-		});
-		expect(await trigger.poll()).toBeNull();
-	});
-
-	it('fires once, marked as a re-run, with Fire Again on Re-Run', async () => {
-		const trigger = await completedThenRerun({ fireOnRerun: true });
 
 		expect(await trigger.poll()).toEqual([
 			[
@@ -228,6 +223,8 @@ describe('payrollCompleted: re-runs', () => {
 						executionEndDate: '2026-11-02T09:00:00.000Z',
 						timeZone: 'Europe/Paris',
 						isRerun: true,
+						dedupeKey: 'payroll:FR1001:202610:2026-11-02T09:00:00.000Z',
+						source: 'poll',
 					},
 				},
 			],
@@ -235,16 +232,25 @@ describe('payrollCompleted: re-runs', () => {
 		expect(await trigger.poll()).toBeNull();
 	});
 
-	it('marks a first completion with isRerun false when the option is on', async () => {
-		const trigger = await frTrigger({ options: { fireOnRerun: true } });
-		await trigger.poll();
-		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-27T16:00:00.000Z');
+	it('ignores a new executionEndDate with First Completion Only, without firing later either', async () => {
+		const trigger = await completedThenRerun({ firstCompletionOnly: true });
 
-		const [[item]] = (await trigger.poll())!;
-		expect(item.json).toMatchObject({ month: '202611', isRerun: false });
+		expect(await trigger.poll()).toBeNull();
+		expect(trigger.state().payrollCompleted).toMatchObject({
+			companies: {
+				FR1001: { months: { '202610': { executionEndDate: '2026-11-02T09:00:00.000Z' } } },
+			},
+		});
+		expect(await trigger.poll()).toBeNull();
 	});
 
-	it('a month that fired, reopened then completed again, fires exactly once more, isRerun true, with re-runs off', async () => {
+	it('the same end date written another way (.000Z or Z) is the same run: nothing fires', async () => {
+		const trigger = await completedThenRerun({});
+		await setPayrollStatus(session, 'FR1001', '202610', 'completed', '2026-10-28T17:42:05Z');
+		expect(await trigger.poll()).toBeNull();
+	});
+
+	it('a month that fired, reopened then completed again, fires exactly once more, isRerun true', async () => {
 		const trigger = await frTrigger();
 		await trigger.poll();
 		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-27T16:00:00.000Z');
@@ -266,16 +272,28 @@ describe('payrollCompleted: re-runs', () => {
 		expect(await trigger.poll()).toBeNull();
 	});
 
-	it('the same with Fire Again on Re-Run: still one execution per switch', async () => {
-		const trigger = await frTrigger({ options: { fireOnRerun: true } });
+	it('a reopening and a new completion between two polls fire once more too, whatever the poll times', async () => {
+		const trigger = await frTrigger();
 		await trigger.poll();
 		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-27T16:00:00.000Z');
 		await trigger.poll();
+		// No poll sees the month open.
+		await setPayrollStatus(session, 'FR1001', '202611', 'not_completed');
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-29T08:00:00.000Z');
+
+		expect((await trigger.poll())?.[0].map((item) => item.json.isRerun)).toEqual([true]);
+		expect(await trigger.poll()).toBeNull();
+	});
+
+	it('First Completion Only: a reopened and completed month does not fire again', async () => {
+		const trigger = await frTrigger({ options: { firstCompletionOnly: true } });
+		await trigger.poll();
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-27T16:00:00.000Z');
+		expect((await trigger.poll())?.[0].map((item) => item.json.isRerun)).toEqual([false]);
 		await setPayrollStatus(session, 'FR1001', '202611', 'not_completed');
 		expect(await trigger.poll()).toBeNull();
 		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-29T08:00:00.000Z');
 
-		expect((await trigger.poll())?.[0].map((item) => item.json.isRerun)).toEqual([true]);
 		expect(await trigger.poll()).toBeNull();
 	});
 
@@ -287,7 +305,11 @@ describe('payrollCompleted: re-runs', () => {
 		await setPayrollStatus(session, 'FR1001', '202610', 'completed', '2026-11-03T10:00:00.000Z');
 
 		const [[item]] = (await trigger.poll())!;
-		expect(item.json).toMatchObject({ month: '202610', isRerun: false });
+		expect(item.json).toMatchObject({
+			month: '202610',
+			isRerun: false,
+			dedupeKey: 'payroll:FR1001:202610',
+		});
 		expect(await trigger.poll()).toBeNull();
 	});
 });
@@ -357,9 +379,10 @@ describe('payrollCompleted: month rollover', () => {
 		setClock('2026-11-30T12:00:00.000Z');
 		await session.clearRequests();
 		expect(await trigger.poll()).toBeNull();
+		// The selected month first, then the one carried over.
 		expect(await requestLines(session)).toEqual([
-			'GET /companies/FR1001/payroll-status?date=202611',
 			'GET /companies/FR1001/payroll-status?date=202612',
+			'GET /companies/FR1001/payroll-status?date=202611',
 		]);
 
 		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-30T20:00:00.000Z');
@@ -374,6 +397,8 @@ describe('payrollCompleted: month rollover', () => {
 						executionEndDate: '2026-11-30T20:00:00.000Z',
 						timeZone: 'Pacific/Auckland',
 						isRerun: false,
+						dedupeKey: 'payroll:FR1001:202611',
+						source: 'poll',
 					},
 				},
 			],
@@ -570,6 +595,8 @@ describe('payrollCompleted: Fetch Test Event (manual mode)', () => {
 						executionEndDate: '2026-11-27T16:00:00.000Z',
 						timeZone: 'Europe/Paris',
 						isRerun: false,
+						dedupeKey: 'payroll:FR1001:202611',
+						source: 'poll',
 					},
 				},
 			],

@@ -164,13 +164,12 @@ describe('a republish while a poll still runs', () => {
 	});
 });
 
-describe('the poll budget', () => {
-	it('a poll that runs past its budget ends with a clear error and stores nothing; the next one fires once', async () => {
+describe('the poll budget and outages', () => {
+	it('a poll that runs past its budget keeps what answered; the next poll asks the rest and fires once', async () => {
 		setClock('2026-11-15T12:00:00.000Z');
 		const watcher = await trigger({ months: 'both' });
 		await watcher.poll();
 		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-27T16:00:00.000Z');
-		const before = snapshot(watcher.staticData);
 
 		// The first status answer is slow; meanwhile the poll's budget runs out.
 		await session.injectFault({ path: '/payroll-status', type: 'delay', delayMs: 400 });
@@ -179,8 +178,7 @@ describe('the poll budget', () => {
 		await pause(150);
 		advanceWallClock(POLL_BUDGET_MS + 1000);
 
-		await expect(slowPoll).rejects.toThrow('The poll exceeded its time budget of 30 s');
-		expect(snapshot(watcher.staticData)).toEqual(before);
+		expect(await slowPoll).toBeNull();
 		// No request is started past the budget.
 		expect(await requestLines(session)).toEqual([
 			'GET /companies/FR1001/payroll-status?date=202610',
@@ -188,5 +186,107 @@ describe('the poll budget', () => {
 
 		expect(firedMonths(await watcher.poll())).toEqual(['202611']);
 		expect(await watcher.poll()).toBeNull();
+	});
+
+	it('a slow service that answers only part of each poll still gets every month through', async () => {
+		setClock('2026-11-15T12:00:00.000Z');
+		const watcher = await trigger({ months: 'specific', specificMonths: '202609, 202610, 202611' });
+		await watcher.poll();
+		await setPayrollStatus(session, 'FR1001', '202609', 'not_completed');
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-27T16:00:00.000Z');
+		const fired: unknown[] = [];
+		// Every poll: the first answer arrives after the budget; one month per poll at most.
+		for (let poll = 0; poll < 3; poll++) {
+			await session.injectFault({ path: '/payroll-status', type: 'delay', delayMs: 300 });
+			const slowPoll = watcher.poll();
+			await pause(120);
+			advanceWallClock(POLL_BUDGET_MS + 1000);
+			fired.push(...firedMonths(await slowPoll));
+		}
+		expect(fired).toEqual(['202611']);
+		await setPayrollStatus(session, 'FR1001', '202609', 'completed', '2026-09-29T16:00:00.000Z');
+		expect(firedMonths(await watcher.poll())).toEqual(['202609']);
+	});
+
+	it('a carried month the service refuses (4xx) is dropped with a log line and blocks no other month', async () => {
+		setClock('2026-11-15T12:00:00.000Z');
+		const november = await trigger({ months: 'current' });
+		await november.poll();
+		// December: November is carried (not completed); its status answers 404 from now on.
+		setClock('2026-12-15T12:00:00.000Z');
+		await session.injectFault({
+			path: '/payroll-status',
+			query: { date: '202611' },
+			type: 'status',
+			status: 404,
+			count: 10,
+		});
+		await setPayrollStatus(session, 'FR1001', '202612', 'completed', '2026-12-28T16:00:00.000Z');
+
+		expect(firedMonths(await november.poll())).toEqual(['202612']);
+		await session.clearRequests();
+		expect(await november.poll()).toBeNull();
+		expect(await requestLines(session)).toEqual([
+			'GET /companies/FR1001/payroll-status?date=202612',
+		]);
+	});
+
+	it('an outage makes one error execution, then at most one an hour, until a poll succeeds', async () => {
+		setClock('2026-11-15T12:00:00.000Z');
+		const watcher = await trigger({ months: 'current' });
+		await watcher.poll();
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-27T16:00:00.000Z');
+		const outage = { path: '/payroll-status', type: 'status', status: 503, retryAfter: 0 };
+		await session.injectFault({ ...outage, count: 8 });
+
+		await expect(watcher.poll()).rejects.toThrow('The Partner Payroll service failed (HTTP 503)');
+		expect(await watcher.poll()).toBeNull(); // the same outage: logged, no error execution
+		advanceWallClock(60 * 60 * 1000);
+		await session.injectFault({ ...outage, count: 4 });
+		await expect(watcher.poll()).rejects.toThrow('The Partner Payroll service failed (HTTP 503)');
+
+		// The service is back: the completion fires once, and the next failure is reported at once.
+		expect(firedMonths(await watcher.poll())).toEqual(['202611']);
+		await session.injectFault({ ...outage, count: 4 });
+		await expect(watcher.poll()).rejects.toThrow('The Partner Payroll service failed (HTTP 503)');
+	}, 60_000);
+});
+
+describe('where the state lives', () => {
+	it('renaming the node keeps its state: nothing fires again, nothing is dropped', async () => {
+		setClock('2026-11-15T12:00:00.000Z');
+		const before = await trigger({ months: 'both', options: { fireForAlreadyCompleted: true } });
+		expect(firedMonths(await before.poll())).toEqual(['202610']);
+
+		const token = await session.token('FR1001');
+		const renamed = createTrigger(
+			{
+				event: 'payrollCompleted',
+				companyId: 'FR1001',
+				months: 'both',
+				options: { fireForAlreadyCompleted: true },
+			},
+			session.accessToken(token),
+			{ staticData: snapshot(before.staticData), nodeName: 'When payroll closes' },
+		);
+		expect(await renamed.poll()).toBeNull();
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-27T16:00:00.000Z');
+		expect(firedMonths(await renamed.poll())).toEqual(['202611']);
+	});
+
+	it('adopts, once, the state an earlier version kept under the node name', async () => {
+		setClock('2026-11-15T12:00:00.000Z');
+		const earlier = await trigger({ months: 'both', options: { fireForAlreadyCompleted: true } });
+		expect(firedMonths(await earlier.poll())).toEqual(['202610']);
+		const global = snapshot(earlier.staticData).global as IDataObject;
+		const byName = { 'node:Partner Payroll Trigger': global['partnerPayrollTrigger:test-node'] };
+
+		const upgraded = await trigger(
+			{ months: 'both', options: { fireForAlreadyCompleted: true } },
+			{ staticData: byName },
+		);
+		expect(await upgraded.poll()).toBeNull();
+		expect(upgraded.staticData['node:Partner Payroll Trigger']).toEqual({});
+		expect(Object.keys(upgraded.state())).toEqual(['payrollCompleted']);
 	});
 });

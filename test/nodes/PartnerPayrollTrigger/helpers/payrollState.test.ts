@@ -1,13 +1,15 @@
 import {
-	FIRED_MEMORY,
 	MAX_COMPANIES,
+	withCompanyState,
+} from '../../../../nodes/PartnerPayrollTrigger/helpers/companies';
+import {
+	FIRED_MEMORY,
 	advancePayrollState,
 	observeMonth,
 	planPoll,
 	readPayrollState,
 	sampleMonth,
 	unfinishedMonths,
-	withCompanyState,
 	type CompanyPayrollState,
 } from '../../../../nodes/PartnerPayrollTrigger/helpers/payrollState';
 
@@ -18,7 +20,7 @@ const completed = (executionEndDate: string | null = OCT_END) => ({
 	executionEndDate,
 });
 const notCompleted = { status: 'not_completed', executionEndDate: null };
-const noOptions = { fireForAlreadyCompleted: false, fireOnRerun: false };
+const noOptions = { fireForAlreadyCompleted: false, firstCompletionOnly: false };
 const poll = { selection: 'both', currentMonth: '202611', news: [] as string[] };
 
 describe('observeMonth', () => {
@@ -29,7 +31,7 @@ describe('observeMonth', () => {
 			'not completed → completed',
 			{ status: 'not_completed', executionEndDate: null },
 			completed(),
-			'switched',
+			'completed',
 		],
 		[
 			'completed → same run',
@@ -41,19 +43,25 @@ describe('observeMonth', () => {
 			'completed → new run',
 			{ status: 'completed', executionEndDate: OCT_END },
 			completed(RERUN_END),
-			'rerun',
+			'newRun',
+		],
+		[
+			'completed → the same instant written without milliseconds',
+			{ status: 'completed', executionEndDate: OCT_END },
+			completed('2026-10-28T17:42:05Z'),
+			undefined,
 		],
 		[
 			'reopened → same run again',
 			{ status: 'not_completed', executionEndDate: OCT_END },
 			completed(),
-			'switched',
+			undefined,
 		],
 		[
 			'reopened → new run',
 			{ status: 'not_completed', executionEndDate: OCT_END },
 			completed(RERUN_END),
-			'switched',
+			'newRun',
 		],
 		[
 			'completed → reopened',
@@ -150,21 +158,22 @@ describe('advancePayrollState', () => {
 		expect(transitions).toEqual([]);
 	});
 
-	it('re-runs fire only with the option; isRerun says whether the month fired before', () => {
+	it('re-runs fire unless First Completion Only; isRerun says whether the month fired before', () => {
 		const answers = { '202610': completed(RERUN_END), '202611': notCompleted };
-		const withOption = { ...noOptions, fireOnRerun: true };
-		expect(advancePayrollState(stored, poll, answers, noOptions).transitions).toEqual([]);
+		const firstOnly = { ...noOptions, firstCompletionOnly: true };
+		expect(advancePayrollState(stored, poll, answers, firstOnly).transitions).toEqual([]);
 		// 202610 was a baseline, never fired: its first execution.
-		expect(advancePayrollState(stored, poll, answers, withOption).transitions).toEqual([
+		expect(advancePayrollState(stored, poll, answers, noOptions).transitions).toEqual([
 			{ month: '202610', status: 'completed', executionEndDate: RERUN_END, isRerun: false },
 		]);
 		const firedBefore = { ...stored, fired: ['202610'] };
-		expect(advancePayrollState(firedBefore, poll, answers, withOption).transitions).toEqual([
+		expect(advancePayrollState(firedBefore, poll, answers, noOptions).transitions).toEqual([
 			{ month: '202610', status: 'completed', executionEndDate: RERUN_END, isRerun: true },
 		]);
+		expect(advancePayrollState(firedBefore, poll, answers, firstOnly).transitions).toEqual([]);
 	});
 
-	it('an observed switch to completed always fires, even for a month in the fired memory', () => {
+	it('a month that fired, reopened and completed with a new end date fires once more', () => {
 		// 202610 fired, was reopened (seen not completed), and is completed again.
 		const reopened: CompanyPayrollState = {
 			...stored,
@@ -202,6 +211,35 @@ describe('advancePayrollState', () => {
 		]);
 	});
 
+	it('a poll that stopped part-way keeps the unanswered months and plans the same poll again', () => {
+		const waiting: CompanyPayrollState = {
+			...stored,
+			months: {
+				'202609': { status: 'not_completed', executionEndDate: null },
+				'202611': { status: 'not_completed', executionEndDate: null },
+			},
+			selection: 'previous',
+			lastPolledMonth: '202610',
+		};
+		const { state, transitions } = advancePayrollState(
+			waiting,
+			{ ...poll, unanswered: ['202609', '202610'] },
+			{ '202611': completed(RERUN_END) },
+			noOptions,
+		);
+		expect(transitions.map((transition) => transition.month)).toEqual(['202611']);
+		expect(Object.keys(state.months)).toEqual(['202609', '202611']);
+		// The catch-up from 202610 and the edit are seen again by the next poll.
+		expect(state).toMatchObject({ selection: 'previous', lastPolledMonth: '202610' });
+		const firstPoll = advancePayrollState(
+			undefined,
+			{ ...poll, unanswered: ['202611'] },
+			{ '202610': completed() },
+			noOptions,
+		);
+		expect(firstPoll.state).toMatchObject({ selection: '', lastPolledMonth: '' });
+	});
+
 	it('keeps exactly the months that were answered, a bounded fired memory, the newest polled month', () => {
 		const many = { ...stored, fired: Array.from({ length: 30 }, (_, i) => `2024${i}`) };
 		const { state } = advancePayrollState(
@@ -228,26 +266,29 @@ describe('planPoll', () => {
 		expect(planPoll(undefined, 'current', ['202611'], '202611')).toEqual({
 			watched: ['202611'],
 			news: [],
+			carried: [],
 		});
 	});
 
 	it('the next month of an unchanged relative selection is news; a waiting month stays watched', () => {
 		expect(planPoll(known, 'current', ['202612'], '202612')).toEqual({
-			watched: ['202611', '202612'],
+			watched: ['202612', '202611'],
 			news: ['202612'],
+			carried: ['202611'],
 		});
 	});
 
 	it('an outage over a month boundary catches the passed-over months up, as news', () => {
 		const completedKnown = { ...known, months: {}, lastPolledMonth: '202610' };
 		expect(planPoll(completedKnown, 'current', ['202612'], '202612')).toEqual({
-			watched: ['202611', '202612'],
+			watched: ['202612', '202611'],
 			news: ['202611', '202612'],
+			carried: ['202611'],
 		});
 		const previousKnown = { ...completedKnown, selection: 'previous' };
 		expect(planPoll(previousKnown, 'previous', ['202611'], '202612').watched).toEqual([
-			'202610',
 			'202611',
+			'202610',
 		]);
 	});
 
@@ -261,6 +302,7 @@ describe('planPoll', () => {
 		expect(planPoll(specificBefore, 'current', ['202612'], '202612')).toEqual({
 			watched: ['202612'],
 			news: [],
+			carried: [],
 		});
 		// Previous Month at 202610 watched 202609; at 202612 it watches 202611: 202610 was passed over.
 		const previousBefore = {
@@ -279,13 +321,24 @@ describe('planPoll', () => {
 		expect(planPoll(known, 'specific', ['202609'], '202611')).toEqual({
 			watched: ['202609', '202611'],
 			news: [],
+			carried: ['202611'],
+		});
+	});
+
+	it('an edit made while deactivated still catches up what the old selection would have watched, up to today', () => {
+		// Both Months at 202610, deactivated, Specific Months 202609 typed, reactivated in 202612.
+		const bothBefore = { ...known, months: {}, selection: 'both', lastPolledMonth: '202610' };
+		expect(planPoll(bothBefore, 'specific', ['202609'], '202612')).toEqual({
+			watched: ['202609', '202611', '202612'],
+			news: ['202611', '202612'],
+			carried: ['202611', '202612'],
 		});
 	});
 
 	it('watches at most 12 months back', () => {
 		const longAgo = { ...known, lastPolledMonth: '202401' };
 		const { watched } = planPoll(longAgo, 'current', ['202612'], '202612');
-		expect(watched[0]).toBe('202512');
+		expect([...watched].sort()[0]).toBe('202512');
 		expect(watched).toHaveLength(13);
 	});
 });
@@ -319,7 +372,18 @@ describe('readPayrollState and withCompanyState', () => {
 		}
 		const ids = Object.keys(state.companies);
 		expect(ids).toHaveLength(MAX_COMPANIES);
-		expect(ids[ids.length - 1]).toBe(`C${MAX_COMPANIES + 2}`);
+		expect(state.recent[state.recent.length - 1]).toBe(`C${MAX_COMPANIES + 2}`);
+	});
+
+	it('keeps recency by polling order, also for integer-like company ids', () => {
+		let state = withCompanyState(undefined, '900', 'a');
+		for (const id of ['10', '2', '900', ...Array.from({ length: 8 }, (_, i) => `X${i}`)]) {
+			state = withCompanyState(state, id, id);
+		}
+		// 10 was polled least recently: it goes, not the numerically smallest key.
+		expect(state.recent).toHaveLength(MAX_COMPANIES);
+		expect(state.recent).not.toContain('10');
+		expect(state.recent.slice(0, 2)).toEqual(['2', '900']);
 	});
 });
 
