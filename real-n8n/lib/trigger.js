@@ -90,11 +90,12 @@ async function startPublishedTrigger({
 	parameters,
 	timeZone,
 	schedule = pollSchedule(),
+	sandboxOptions = {},
 	beforeStart = async () => {},
 }) {
 	await ensureN8nInstalled();
 	const instance = await createInstance({ prefix });
-	const sandbox = await startTestSandbox();
+	const sandbox = await startTestSandbox(sandboxOptions);
 	const dispose = async () => {
 		await instance.dispose();
 		await sandbox.close();
@@ -148,9 +149,43 @@ async function waitForStatusPolls(
 	}
 }
 
-/** The trigger's output items of an execution. */
-const triggerItems = (execution) =>
-	execution.data.resultData.runData[TRIGGER_NAME][0].data.main[0].map((item) => item.json);
+/** The trigger's output items of an execution (json only). */
+const triggerItems = (execution, nodeName = TRIGGER_NAME) =>
+	execution.data.resultData.runData[nodeName][0].data.main[0].map((item) => item.json);
+
+/**
+ * What the editor does: it saves the workflow (PATCH, without static data, with the version and
+ * checksum it loaded), then publishes the saved version. `edit(loaded)` returns the new
+ * `{ nodes, connections }`.
+ */
+async function editAndPublish(rest, workflowId, edit) {
+	const loaded = await rest.request('GET', `/rest/workflows/${workflowId}`);
+	const { nodes, connections } = edit(loaded);
+	const saved = await rest.request('PATCH', `/rest/workflows/${workflowId}`, {
+		id: workflowId,
+		name: loaded.name,
+		nodes,
+		pinData: loaded.pinData ?? {},
+		connections,
+		active: loaded.active,
+		settings: loaded.settings,
+		tags: [],
+		versionId: loaded.versionId,
+		meta: loaded.meta,
+		expectedChecksum: loaded.checksum,
+		autosaved: false,
+	});
+	await rest.request('POST', `/rest/workflows/${workflowId}/activate`, {
+		versionId: saved.versionId,
+		expectedChecksum: saved.checksum,
+	});
+}
+
+/** The trigger's stored state (by event), as n8n's database holds it: under the node's id. */
+async function storedTriggerState(rest, workflowId) {
+	const workflow = await rest.request('GET', `/rest/workflows/${workflowId}`);
+	return workflow.staticData?.global?.[`partnerPayrollTrigger:${workflowId}-trigger`];
+}
 
 module.exports = {
 	TRIGGER_NAME,
@@ -161,4 +196,6 @@ module.exports = {
 	statusPollsOf,
 	waitForStatusPolls,
 	triggerItems,
+	editAndPublish,
+	storedTriggerState,
 };

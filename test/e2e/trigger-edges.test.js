@@ -13,6 +13,8 @@ const {
 	statusPollsOf,
 	waitForStatusPolls,
 	triggerItems,
+	editAndPublish,
+	storedTriggerState,
 } = require('../../real-n8n/lib');
 
 const SCHEDULE = pollSchedule();
@@ -51,38 +53,17 @@ const waitForExecutions = async (count) =>
 
 /** The trigger's stored state of the company, as n8n's database holds it. */
 async function storedCompanyState() {
-	const workflow = await rest.request('GET', `/rest/workflows/${WORKFLOW_ID}`);
-	return workflow.staticData?.[`node:${TRIGGER_NAME}`]?.payrollCompleted?.companies?.[COMPANY];
+	return (await storedTriggerState(rest, WORKFLOW_ID))?.payrollCompleted?.companies?.[COMPANY];
 }
 
-/**
- * What the editor does: it saves the workflow (PATCH, without static data, with the version and
- * checksum it loaded), then publishes the saved version.
- */
-async function editAndPublish(changeParameters) {
-	const loaded = await rest.request('GET', `/rest/workflows/${WORKFLOW_ID}`);
-	const nodes = loaded.nodes.map((node) =>
-		node.name === TRIGGER_NAME ? { ...node, parameters: changeParameters(node.parameters) } : node,
-	);
-	const saved = await rest.request('PATCH', `/rest/workflows/${WORKFLOW_ID}`, {
-		id: WORKFLOW_ID,
-		name: loaded.name,
-		nodes,
-		pinData: loaded.pinData ?? {},
+/** Edits the trigger's parameters in the editor, then publishes. */
+const editAndPublishParameters = (changeParameters) =>
+	editAndPublish(rest, WORKFLOW_ID, (loaded) => ({
+		nodes: loaded.nodes.map((node) =>
+			node.name === TRIGGER_NAME ? { ...node, parameters: changeParameters(node.parameters) } : node,
+		),
 		connections: loaded.connections,
-		active: loaded.active,
-		settings: loaded.settings,
-		tags: [],
-		versionId: loaded.versionId,
-		meta: loaded.meta,
-		expectedChecksum: loaded.checksum,
-		autosaved: false,
-	});
-	await rest.request('POST', `/rest/workflows/${WORKFLOW_ID}/activate`, {
-		versionId: saved.versionId,
-		expectedChecksum: saved.checksum,
-	});
-}
+	}));
 
 beforeAll(async () => {
 	trigger = await startPublishedTrigger({
@@ -121,7 +102,7 @@ it('Previous Month with Fire for Months Already Completed When Watching Starts: 
 });
 
 it('edited to Current Month, then widened to Current and Previous Month, each published again: state kept, nothing new fires', async () => {
-	await editAndPublish((parameters) => ({ ...parameters, months: 'current' }));
+	await editAndPublishParameters((parameters) => ({ ...parameters, months: 'current' }));
 	await quietPollsOf(CURRENT);
 	expect(await firedItems()).toHaveLength(1);
 	// The edit kept what is known: the month that fired is remembered, though no longer watched.
@@ -129,7 +110,7 @@ it('edited to Current Month, then widened to Current and Previous Month, each pu
 
 	// The month that fired re-enters the selection, already completed, with the option still on.
 	const previousPolls = await pollsOf(PREVIOUS);
-	await editAndPublish((parameters) => ({ ...parameters, months: 'both' }));
+	await editAndPublishParameters((parameters) => ({ ...parameters, months: 'both' }));
 	await waitForPollsOf(PREVIOUS, previousPolls, 1 + SCHEDULE.quietPolls);
 	expect(await firedItems()).toHaveLength(1);
 	expect(await storedCompanyState()).toMatchObject({ fired: [PREVIOUS], selection: 'both' });
