@@ -8,6 +8,10 @@ import { POLL_BUDGET_MS } from './pollBudget';
 // that is still waiting for the API goes on, and must then drop its result: the newer activation
 // started from the stored state and fires the same transitions itself.
 const newestActivation = new Map<string, object>();
+// The order in which this process first saw each activation: a poll of an older activation that
+// starts after a newer one polled must not make the older one current again.
+const firstSeen = new WeakMap<object, number>();
+let activationsSeen = 0;
 
 /** A running poll of one activation. */
 export interface PollTicket {
@@ -30,7 +34,11 @@ export const FAILURE_REPORT_INTERVAL_MS = 60 * 60 * 1000;
  * A new activation (publish, restart) reports its first failure at once.
  */
 export function registerActivation(trigger: string, activation: object): void {
-	if (newestActivation.get(trigger) === activation) return;
+	if (!firstSeen.has(activation)) firstSeen.set(activation, ++activationsSeen);
+	const newest = newestActivation.get(trigger);
+	if (newest === activation || (newest && firstSeen.get(newest)! > firstSeen.get(activation)!)) {
+		return;
+	}
 	newestActivation.set(trigger, activation);
 	lastReportedFailure.delete(trigger);
 }

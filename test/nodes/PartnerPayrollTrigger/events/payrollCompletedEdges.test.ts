@@ -162,6 +162,39 @@ describe('a republish while a poll still runs', () => {
 
 		expect(await slowPoll).toBeNull();
 	});
+
+	it('a poll of the older activation that starts after the newer one polled drops its result too', async () => {
+		setClock('2026-11-15T12:00:00.000Z');
+		const credentials = session.accessToken(await session.token('FR1001'));
+		const parameters = { event: 'payrollCompleted', companyId: 'FR1001', months: 'current' };
+		const old = createTrigger(parameters, credentials);
+		await old.poll();
+		const republished = createTrigger(parameters, credentials, {
+			staticData: snapshot(old.staticData),
+		});
+		expect(await republished.poll()).toBeNull();
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-27T16:00:00.000Z');
+
+		// n8n 2.8 stops the older activation's schedule after the newer one started: a late poll.
+		expect(await old.poll()).toBeNull();
+		expect(firedMonths(await republished.poll())).toEqual(['202611']);
+	});
+
+	it('a poll that never ends is given up after twice the budget; its late result is dropped', async () => {
+		setClock('2026-11-15T12:00:00.000Z');
+		const watcher = await trigger({ months: 'current' });
+		await watcher.poll();
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-27T16:00:00.000Z');
+		await session.injectFault({ path: '/payroll-status', type: 'delay', delayMs: 1500 });
+		const stuck = watcher.poll();
+		await pause(100);
+		// Within twice the budget the next scheduled poll is skipped; after it, the stuck one is given up.
+		expect(await watcher.poll()).toBeNull();
+		advanceWallClock(2 * POLL_BUDGET_MS + 1000);
+		expect(firedMonths(await watcher.poll())).toEqual(['202611']);
+		expect(await stuck).toBeNull();
+		expect(await watcher.poll()).toBeNull();
+	});
 });
 
 describe('the poll budget and outages', () => {
