@@ -260,6 +260,30 @@ describe('newDocument: new documents', () => {
 		expect(await trigger.poll()).toBeNull();
 	});
 
+	it('the PDF whose download the end of the budget cuts waits, and fires with its file at the next poll', async () => {
+		const trigger = await gbTrigger({ options: { attachPdf: true } });
+		await baselineWithout(trigger, 'gb3001-p45-2026-005');
+		// The listing is slow and the clock runs meanwhile: the download starts with under a second left.
+		await session.injectFault({ path: '/income-taxes-documents', type: 'delay', delayMs: 300 });
+		await session.injectFault({
+			path: '/documents/gb3001-p45-2026-005',
+			type: 'delay',
+			delayMs: 3000,
+		});
+		const poll = trigger.poll();
+		await pause(100);
+		advanceWallClock(POLL_BUDGET_MS - 800);
+		expect(await poll).toBeNull();
+		expect(Object.keys(companyState(trigger).waiting)).toEqual(['gb3001-p45-2026-005']);
+
+		const [[item]] = (await trigger.poll())!;
+		expect(item.json).toMatchObject({ documentId: 'gb3001-p45-2026-005', pdfError: null });
+		expect(sha256(binaryBytes(item))).toBe(
+			sha256(session.sandbox.seed.document('GB3001', 'gb3001-p45-2026-005')),
+		);
+		expect(await trigger.poll()).toBeNull();
+	}, 30_000);
+
 	it('watches only the chosen listing, which needs only its own scope', async () => {
 		const trigger = await gbTrigger({ documentTypes: ['incomeTax'] }, ['contracts:payslips:read']);
 		await baselineWithout(trigger, 'gb3001-p11d-2025-004');
