@@ -1,6 +1,5 @@
 import {
 	NodeConnectionTypes,
-	type IDataObject,
 	type INodeExecutionData,
 	type INodeType,
 	type INodeTypeDescription,
@@ -26,7 +25,7 @@ import {
 	startPoll,
 } from './helpers/activeTriggers';
 import { PollBudget } from './helpers/pollBudget';
-import { triggerState } from './helpers/stateStore';
+import { readTriggerState, storeEventState } from './helpers/stateStore';
 
 type TriggerEvent = 'newDocument' | 'payrollCompleted';
 
@@ -242,7 +241,7 @@ export class PartnerPayrollTrigger implements INodeType {
 			const connection = await connect();
 			// At most one introspection per poll, when Company ID is empty.
 			const companyId = await resolveCompanyId(this, connection, companyIdParameter);
-			const state = triggerState(this);
+			const state = readTriggerState(this);
 			const result = await watcher.check(connection, companyId, state[event], budget);
 			if (!isCurrentPoll(trigger, ticket)) {
 				this.logger.debug(
@@ -253,7 +252,7 @@ export class PartnerPayrollTrigger implements INodeType {
 			// What answered is stored even when the poll stopped part-way; the rest waits for the next
 			// poll. The other event's state stays (both are bounded): switching back repeats nothing.
 			if (JSON.stringify(state[event]) !== JSON.stringify(result.state)) {
-				state[event] = result.state as IDataObject;
+				storeEventState(this, event, result.state);
 			}
 			if (result.stopped) {
 				this.logger.warn(

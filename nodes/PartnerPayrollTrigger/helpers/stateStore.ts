@@ -5,18 +5,36 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 const KEY_PREFIX = 'partnerPayrollTrigger:';
 
-/** This trigger's state object (changes to it are saved by n8n with the workflow). */
-export function triggerState(context: IPollFunctions): IDataObject {
-	const workflowData = context.getWorkflowStaticData('global');
+const keyOf = (context: IPollFunctions) => {
 	const node = context.getNode();
-	const key = `${KEY_PREFIX}${node.id || node.name}`;
-	const stored = workflowData[key];
-	if (typeof stored === 'object' && stored !== null && !Array.isArray(stored)) {
-		return stored as IDataObject;
-	}
+	return `${KEY_PREFIX}${node.id || node.name}`;
+};
+
+const isObject = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** This trigger's stored state, by event (read only: write with `storeEventState`). */
+export function readTriggerState(context: IPollFunctions): IDataObject {
+	const workflowData = context.getWorkflowStaticData('global');
+	const stored = workflowData[keyOf(context)];
+	if (isObject(stored)) return stored;
 	// Adopted once: the state that earlier versions kept under the node's name.
 	const byName = context.getWorkflowStaticData('node');
-	workflowData[key] = { ...byName };
+	if (!Object.keys(byName).length) return {};
+	const adopted = { ...byName };
+	workflowData[keyOf(context)] = adopted;
 	for (const name of Object.keys(byName)) delete byName[name];
-	return workflowData[key] as IDataObject;
+	return adopted;
+}
+
+/**
+ * Stores one event's state. Always a new object set on the workflow's static data itself: n8n marks
+ * static data as changed (and saves it after the execution) only when a property of an object it
+ * loaded is set; a change inside an object added later would never be saved.
+ */
+export function storeEventState(context: IPollFunctions, event: string, value: object): void {
+	const workflowData = context.getWorkflowStaticData('global');
+	const key = keyOf(context);
+	const stored = isObject(workflowData[key]) ? (workflowData[key] as IDataObject) : {};
+	workflowData[key] = { ...stored, [event]: value as IDataObject };
 }

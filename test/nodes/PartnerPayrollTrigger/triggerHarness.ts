@@ -15,6 +15,11 @@ export const stateOf = (staticData: IDataObject) =>
 export interface TriggerPoller extends Poller {
 	/** The node's static data (what the trigger stores between polls). */
 	state(): IDataObject;
+	/**
+	 * Whether n8n would save the static data now: it saves after an execution only when the static
+	 * data is marked as changed, then clears the mark (as this does).
+	 */
+	takeSave(): boolean;
 }
 
 /** A poller of the trigger with the access-token credential unless the credentials say otherwise. */
@@ -34,6 +39,12 @@ export function createTrigger(
 	return {
 		...poller,
 		state: () => stateOf(poller.staticData),
+		takeSave: () => {
+			const root = poller.staticData as IDataObject & { __dataChanged?: boolean };
+			const changed = root.__dataChanged === true;
+			root.__dataChanged = false;
+			return changed;
+		},
 	};
 }
 

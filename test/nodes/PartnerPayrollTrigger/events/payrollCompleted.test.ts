@@ -105,6 +105,23 @@ describe('payrollCompleted: first activation', () => {
 	});
 });
 
+describe('payrollCompleted: what n8n saves', () => {
+	it('every poll that changes the state marks the static data as changed, so n8n saves it', async () => {
+		const trigger = await frTrigger();
+		expect(await trigger.poll()).toBeNull();
+		expect(trigger.takeSave()).toBe(true);
+		expect(await trigger.poll()).toBeNull();
+		expect(trigger.takeSave()).toBe(false);
+
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-27T16:00:00.000Z');
+		expect(await trigger.poll()).not.toBeNull();
+		expect(trigger.takeSave()).toBe(true);
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-29T08:00:00.000Z');
+		expect(await trigger.poll()).not.toBeNull();
+		expect(trigger.takeSave()).toBe(true);
+	});
+});
+
 describe('payrollCompleted: where the token goes', () => {
 	it('a status answer redirected to another origin is read there without the token', async () => {
 		const trigger = await frTrigger({ options: { fireForAlreadyCompleted: true } });
