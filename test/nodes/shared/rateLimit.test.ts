@@ -103,6 +103,7 @@ describe('Pacer', () => {
 		// alone would otherwise run at half the limit for minutes after the other one stopped.
 		expect(slowed[1]).toBe(46);
 		// A 429 in a later second widens it again, by 2.
+		clock.time += 1000 - (clock.time % 1000);
 		pacer.learn(APP, 'read', answer(50, 0, 429));
 		const again = perSecond(await secondsOfSlots(pacer, clock, 88));
 		expect(again[0] ?? 0).toBe(0);
