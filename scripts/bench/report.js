@@ -300,6 +300,9 @@ alternating, so memory left over by one does not hide the other's. The floor row
 At the rate limit, failed items are counted as n8n outputs them with On Error → Continue (an item with
 \`json.error\`); the payment files are the sandbox's small size, and for Download Files the sandbox lists 50
 documents of GB3001 (\`listedDocuments\`), read with GB3001's token of the same client application.
+In queue mode (Redis, Postgres, a main and two workers of the same n8n, each worker running one execution at a
+time, the single n8n stopped), every run is listed with the load average at its start; a run is 1,000 items
+in one execution, then two executions of 500 started together, which the workers' logs show on one worker each.
 
 ## Runs
 
