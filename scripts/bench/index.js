@@ -112,7 +112,7 @@ async function rateLimitSection(bench, sandbox, workflows, options, knobs) {
 	for (const [who, run] of Object.entries(limited)) {
 		if (typeof run !== 'object') continue;
 		const files = run.expectedFiles ? `, files ${run.files}/${run.expectedFiles}, ${run.served} requests served` : '';
-		log(`  ${who}: ${formatNumber(run.nodeMs ?? run.totalMs)} ms, failed ${run.failed}${files}, 429s ${run.refused}`);
+		log(`  ${who}: ${formatNumber(run.totalMs ?? run.nodeMs)} ms, failed ${run.failed}${files}, 429s ${run.refused}`);
 		for (const message of run.errors ?? []) log(`    error: ${message}`);
 	}
 	return limited;
