@@ -2,12 +2,13 @@
 'use strict';
 // `npm run bench`: this package's node against n8n's HTTP Request node in one real n8n, one run,
 // side by side; writes BENCHMARKS.md and prints one line per figure with its goal. `--only rate-limit`
-// runs the section at the service's rate limit alone and writes its report elsewhere (never BENCHMARKS.md).
+// runs the section at the service's rate limit alone, `--only queue-rate-limit` the same limit in queue
+// mode (two workers); both write their report elsewhere (never BENCHMARKS.md).
 const os = require('node:os');
 const path = require('node:path');
 const { execFileSync, spawnSync } = require('node:child_process');
 const { startSandboxProcess } = require('./sandbox');
-const { loadRealN8nLibrary, runtimeOf, nodeVersionOf, createBenchN8n } = require('./n8n');
+const { loadRealN8nLibrary, runtimeOf, nodeVersionOf, createBenchN8n, createBenchQueue } = require('./n8n');
 const { credentialRecords, subjects, webhookWorkflow, COMPANY, MONTH, UK_COMPANY, LIMITED_FILES, LISTED_PDFS } = require('./workflows');
 const { itemsRun, rawLoop, downloadRun, streamFloorRun, parseLinesRun, oracleRun, limitedRun, limitedFilesRun, concurrentRuns } = require('./measure');
 const { measureTrigger } = require('./trigger');
@@ -15,10 +16,12 @@ const { figuresOf, consoleLines, writeReport } = require('./report');
 const { formatNumber, MiB } = require('./stats');
 
 const repoRoot = path.resolve(__dirname, '..', '..');
-const USAGE = `Usage: npm run bench -- [--runs N] [--n8n-version V] [--no-build] [--output FILE] [--only rate-limit]
-  --only rate-limit   only the section at the service's rate limit (about 2 minutes), written to --output
-                      (default ${path.join(os.tmpdir(), 'partner-payroll-bench-rate-limit.md')}), never to BENCHMARKS.md`;
-const SECTIONS = ['rate-limit'];
+const USAGE = `Usage: npm run bench -- [--runs N] [--n8n-version V] [--no-build] [--output FILE] [--only SECTION]
+  --only rate-limit         only the section at the service's rate limit (about 2 minutes), written to --output
+                            (default ${path.join(os.tmpdir(), 'partner-payroll-bench-rate-limit.md')}), never to BENCHMARKS.md
+  --only queue-rate-limit   only the same limit in queue mode: Redis, Postgres, a main and two workers
+                            (about 2 minutes a run, plus starting them), written to --output likewise`;
+const SECTIONS = ['rate-limit', 'queue-rate-limit'];
 const COMMITTED_REPORT = path.join(repoRoot, 'BENCHMARKS.md');
 
 function parseArgs(argv) {
@@ -109,10 +112,45 @@ async function rateLimitSection(bench, sandbox, workflows, options, knobs) {
 	for (const [who, run] of Object.entries(limited)) {
 		if (typeof run !== 'object') continue;
 		const files = run.expectedFiles ? `, files ${run.files}/${run.expectedFiles}, ${run.served} requests served` : '';
-		log(`  ${who}: ${formatNumber(run.nodeMs ?? run.totalMs)} ms, failed ${run.failed}${files}, 429s ${run.refused}`);
+		log(`  ${who}: ${formatNumber(run.totalMs ?? run.nodeMs)} ms, failed ${run.failed}${files}, 429s ${run.refused}`);
 		for (const message of run.errors ?? []) log(`    error: ${message}`);
 	}
 	return limited;
+}
+
+/**
+ * The same limit in n8n's queue mode: a main and two workers, each running one execution at a time, so
+ * every worker is a process with a pace of its own. Per run: 1,000 items in one execution (one worker),
+ * then two executions of 500 started at the same moment (one on each worker). The single n8n is stopped
+ * first, so that its process does not compete for the machine.
+ */
+async function queueRateLimitSection(lib, sandbox, all, options) {
+	log('Queue mode: a main and two workers (Redis, Postgres), the same limit, each worker one execution at a time');
+	const keys = ['limitedNode', 'limitedHalfA', 'limitedHalfB'];
+	const workflows = Object.fromEntries(keys.map((key) => [key, webhookWorkflow(key, all[key])]));
+	const queue = await createBenchQueue(lib, { credentials: credentialRecords(sandbox), workflows: Object.values(workflows), log });
+	try {
+		const halves = [workflows.limitedHalfA, workflows.limitedHalfB];
+		await sandbox.rateLimit(false);
+		await concurrentRuns(queue, sandbox, halves, options.items / 2); // warm-up (limit off): both workers load the node's code
+		await sandbox.rateLimit(true);
+		const result = { items: options.items, readsPerSecond: 50, workers: queue.cluster.workers.length, runs: [] };
+		for (let run = 0; run < options.runs; run += 1) {
+			const load = os.loadavg()[0].toFixed(2);
+			const one = await limitedRun(queue, sandbox, workflows.limitedNode, options.items);
+			one.worker = queue.workerOf(one.executionId);
+			const two = await concurrentRuns(queue, sandbox, halves, options.items / 2);
+			two.workers = two.executionIds.map((id) => queue.workerOf(id));
+			result.runs.push({ load, one, two });
+			log(`  run ${run + 1} (load ${load}): 1,000 items on ${one.worker}: ${formatNumber(one.nodeMs)} ms, failed ${one.failed}, 429s ${one.refused}`);
+			log(`  run ${run + 1}: 2 × 500 on ${two.workers.join(' and ')}: ${formatNumber(two.totalMs)} ms, failed ${two.failed.join(' and ')}, 429s ${two.refused}`);
+			for (const message of [...one.errors, ...two.errors]) log(`    error: ${message}`);
+		}
+		return result;
+	} finally {
+		await sandbox.rateLimit(false);
+		await queue.dispose();
+	}
 }
 
 async function main() {
@@ -136,6 +174,11 @@ async function main() {
 		const csvBytes = await sandbox.download(`/companies/${COMPANY}/accounting?date=${MONTH}`); // also warms its cache
 		const all = subjects(sandbox, runtime.httpRequestVersion);
 		const workflows = Object.fromEntries(Object.entries(all).map(([key, subject]) => [key, webhookWorkflow(key, subject)]));
+		if (options.only === 'queue-rate-limit') {
+			const results = { queueLimited: await queueRateLimitSection(lib, sandbox, all, options) };
+			machine.nodeVersion = lib.n8nRuntime().nodeVersion;
+			return finish(options, { machine, results, startedAt });
+		}
 		log(`Starting n8n ${runtime.n8nVersion} with the package (${Object.keys(workflows).length} webhook workflows)`);
 		bench = await createBenchN8n(lib, { credentials: credentialRecords(sandbox), workflows: Object.values(workflows), log });
 		await bench.start();
@@ -202,17 +245,25 @@ async function main() {
 			results.downloads = [small, large];
 		}
 
-		const figures = figuresOf(results);
-		const durationMs = Date.now() - startedAt;
-		const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
-		writeReport(options.output, { figures, machine, results, runs: options.runs, command, durationMs, only: options.only });
-		console.log('');
-		for (const line of consoleLines(figures)) console.log(line);
-		console.log(`\nWrote ${path.relative(process.cwd(), options.output)} (${Math.round(durationMs / 1000)} s).`);
+		if (!options.only) {
+			await bench.stop();
+			results.queueLimited = await queueRateLimitSection(lib, sandbox, all, options);
+		}
+		finish(options, { machine, results, startedAt });
 	} finally {
 		if (bench) await bench.dispose();
 		await sandbox.stop();
 	}
+}
+
+function finish(options, { machine, results, startedAt }) {
+	const figures = figuresOf(results);
+	const durationMs = Date.now() - startedAt;
+	const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+	writeReport(options.output, { figures, machine, results, runs: options.runs, command, durationMs, only: options.only });
+	console.log('');
+	for (const line of consoleLines(figures)) console.log(line);
+	console.log(`\nWrote ${path.relative(process.cwd(), options.output)} (${Math.round(durationMs / 1000)} s).`);
 }
 
 main().catch((error) => {

@@ -56,7 +56,7 @@ async function limitedRun(bench, sandbox, workflow, expectedItems) {
 	const run = await runSubject(bench, workflow);
 	if (run.items.length !== expectedItems) throw new Error(`${workflow.id}: ${run.items.length} items instead of ${expectedItems}`);
 	const refused = (await sandbox.requests()).filter((request) => request.status === 429).length;
-	return { nodeMs: run.nodeMs, failed: run.items.filter((item) => item.json.error !== undefined).length, refused, errors: errorsOf(run.items) };
+	return { nodeMs: run.nodeMs, executionId: run.execution.id, failed: run.items.filter((item) => item.json.error !== undefined).length, refused, errors: errorsOf(run.items) };
 }
 
 /**
@@ -86,7 +86,14 @@ async function concurrentRuns(bench, sandbox, workflows, expectedItems) {
 	const totalMs = performance.now() - started;
 	const refused = (await sandbox.requests()).filter((request) => request.status === 429).length;
 	for (const run of runs) if (run.items.length !== expectedItems) throw new Error(`${run.items.length} items instead of ${expectedItems}`);
-	return { totalMs, failed: runs.map((run) => run.items.filter((item) => item.json.error !== undefined).length), refused, errors: errorsOf(runs.flatMap((run) => run.items)) };
+	return {
+		totalMs,
+		nodeMs: runs.map((run) => run.nodeMs),
+		executionIds: runs.map((run) => run.execution.id),
+		failed: runs.map((run) => run.items.filter((item) => item.json.error !== undefined).length),
+		refused,
+		errors: errorsOf(runs.flatMap((run) => run.items)),
+	};
 }
 
 /** The floor: the same GETs one after the other on one kept-alive connection, from this process. */

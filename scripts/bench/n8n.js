@@ -3,6 +3,7 @@
 // with the package installed from `npm pack`, credentials and workflows imported, `n8n start`, the
 // owner account and a public API key. Restartable, so a measurement can start from a fresh process.
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 
@@ -52,17 +53,15 @@ async function fetchFresh(url, init) {
 	}
 }
 
-async function createBenchN8n(lib, { credentials, workflows, log, extraEnv = {} }) {
-	const instance = await lib.createInstance({ prefix: 'n8n-bench-', extraEnv });
-	log(`n8n user folder ${instance.userFolder}`);
-	await instance.cli.importCredentials(credentials);
-	await instance.cli.importWorkflows(workflows.map(({ webhookPath: _path, ...workflow }) => workflow));
-	let server = null;
+/**
+ * What the bench asks of a running n8n, through its URL: the public API (once `apiKey` is set), webhook
+ * calls and the executions they caused. Shared by the single instance and the queue-mode cluster.
+ */
+function benchClient(url) {
 	let apiKey = null;
-	let activated = false;
 
 	async function publicApi(method, apiPath, body, attempt = 1) {
-		const response = await fetchFresh(`${instance.url}/api/v1${apiPath}`, {
+		const response = await fetchFresh(`${url}/api/v1${apiPath}`, {
 			method,
 			headers: { 'X-N8N-API-KEY': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
 			body: body === undefined ? undefined : JSON.stringify(body),
@@ -78,27 +77,17 @@ async function createBenchN8n(lib, { credentials, workflows, log, extraEnv = {} 
 	}
 
 	return {
-		instance,
-		get pid() {
-			return server.pid;
+		get hasApiKey() {
+			return apiKey !== null;
 		},
-		async start() {
-			server = await instance.start();
-			const rest = new lib.N8nRest(instance.url);
+		/** The owner account, and a public API key the first time. */
+		async signIn(lib, label = 'bench') {
+			const rest = new lib.N8nRest(url);
 			await rest.ensureOwner();
 			if (!apiKey) {
 				const scopes = await rest.request('GET', '/rest/api-keys/scopes');
-				apiKey = (await rest.request('POST', '/rest/api-keys', { label: 'bench', scopes, expiresAt: null })).rawApiKey;
+				apiKey = (await rest.request('POST', '/rest/api-keys', { label, scopes, expiresAt: null })).rawApiKey;
 			}
-			// Published through the public API once (no CLI run, no restart); they stay published across restarts.
-			if (!activated) {
-				for (const workflow of workflows) await publicApi('POST', `/workflows/${workflow.id}/activate`);
-				activated = true;
-			}
-		},
-		async restart() {
-			await instance.stop();
-			await this.start();
 		},
 		/** Calls a workflow's webhook (answered when the workflow ends); resolves the wall time in ms. */
 		async callWebhook(webhookPath) {
@@ -106,7 +95,7 @@ async function createBenchN8n(lib, { credentials, workflows, log, extraEnv = {} 
 			const deadline = Date.now() + WEBHOOK_READY_TIMEOUT_MS;
 			for (;;) {
 				const started = performance.now();
-				const response = await fetchFresh(`${instance.url}/webhook/${webhookPath}`, { signal: AbortSignal.timeout(300_000) });
+				const response = await fetchFresh(`${url}/webhook/${webhookPath}`, { signal: AbortSignal.timeout(300_000) });
 				const text = await response.text();
 				const wallMs = performance.now() - started;
 				if (response.ok) return wallMs;
@@ -132,11 +121,81 @@ async function createBenchN8n(lib, { credentials, workflows, log, extraEnv = {} 
 			throw new Error(`no new finished execution of ${workflowId}`);
 		},
 		publicApi,
+	};
+}
+
+async function createBenchN8n(lib, { credentials, workflows, log, extraEnv = {} }) {
+	const instance = await lib.createInstance({ prefix: 'n8n-bench-', extraEnv });
+	log(`n8n user folder ${instance.userFolder}`);
+	await instance.cli.importCredentials(credentials);
+	await instance.cli.importWorkflows(workflows.map(({ webhookPath: _path, ...workflow }) => workflow));
+	const client = benchClient(instance.url);
+	let server = null;
+	let activated = false;
+
+	return {
+		...client,
+		instance,
+		get pid() {
+			return server.pid;
+		},
+		async start() {
+			server = await instance.start();
+			await client.signIn(lib);
+			// Published through the public API once (no CLI run, no restart); they stay published across restarts.
+			if (!activated) {
+				for (const workflow of workflows) await client.publicApi('POST', `/workflows/${workflow.id}/activate`);
+				activated = true;
+			}
+		},
+		async restart() {
+			await instance.stop();
+			await this.start();
+		},
 		/** The bytes of a binary property of an output item, wherever n8n stored them. */
 		binaryBytes: (binary) => lib.binaryBytes(instance.userFolder, binary),
 		sha256: (bytes) => lib.sha256(bytes),
 		stop: () => instance.stop(),
 		dispose: () => instance.dispose(),
+	};
+}
+
+/**
+ * n8n in queue mode for the bench (real-n8n/lib/queue.js): Redis, Postgres, a main instance and
+ * `workers` workers, each running one execution at a time (`--concurrency=1`), so that two executions
+ * started together run on two workers, two processes with a pace of their own.
+ */
+async function createBenchQueue(lib, { credentials, workflows, log, workers = 2 }) {
+	const runtime = lib.n8nRuntime();
+	lib.ensureDebianPackages(['redis-server', 'postgresql'], { log });
+	const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-bench-queue-'));
+	fs.chmodSync(dataDir, 0o755); // Postgres runs as another user when we are root
+	log(`queue-mode data folder ${dataDir}`);
+	const tarball = lib.packPackage(path.join(dataDir, 'package-tarball'));
+	const cluster = await lib.createQueueCluster({ dataDir, tarball, runtime, workers, concurrency: 1 });
+	try {
+		await cluster.cli.importCredentials(credentials);
+		await cluster.cli.importWorkflows(workflows.map(({ webhookPath: _path, ...workflow }) => workflow));
+		for (const workflow of workflows) await cluster.cli.publishWorkflow(workflow.id);
+		await cluster.startAll();
+	} catch (error) {
+		await cluster.stop();
+		throw error;
+	}
+	const client = benchClient(cluster.url);
+	await client.signIn(lib);
+	return {
+		...client,
+		cluster,
+		get pid() {
+			return cluster.main.child.pid;
+		},
+		/** Which worker ran an execution (from the workers' logs). */
+		workerOf: (executionId) => (cluster.executionsByWorker()[executionId] ?? []).join('+') || 'unknown',
+		async dispose() {
+			await cluster.stop();
+			if (!process.env.E2E_KEEP_USER_FOLDERS) fs.rmSync(dataDir, { recursive: true, force: true });
+		},
 	};
 }
 
@@ -148,4 +207,4 @@ function subjectRun(execution, nodeName) {
 	return { executionTime: run.executionTime, items: run.data.main[0] };
 }
 
-module.exports = { loadRealN8nLibrary, runtimeOf, nodeVersionOf, createBenchN8n, subjectRun };
+module.exports = { loadRealN8nLibrary, runtimeOf, nodeVersionOf, createBenchN8n, createBenchQueue, subjectRun };

@@ -10,9 +10,10 @@ const firstError = (run) => (run.errors?.length ? `; first error: "${run.errors[
 /** The figures of a run, each with its goal as a ratio measured in this run. */
 function figuresOf(results) {
 	const figures = [];
-	const { items, downloads = [], parseLines, trigger, limited } = results;
+	const { items, downloads = [], parseLines, trigger, limited, queueLimited } = results;
 	if (items) figures.push(...itemsFigures(items));
 	if (limited) figures.push(...limitedFigures(limited));
+	if (queueLimited) figures.push(...queueLimitedFigures(queueLimited));
 	for (const size of downloads) figures.push(...downloadFigures(size));
 	if (parseLines) figures.push(parseLinesFigure(parseLines));
 	if (trigger) figures.push(...triggerFigures(trigger));
@@ -99,6 +100,34 @@ function limitedFigures(limited) {
 		figures.push(limitedFilesFigure(listing, limited.readsPerSecond, `At the rate limit: Document → Get Income Tax Documents of ${listing.company} with Download Files, ${listing.expectedFiles} PDFs (one listing, then a download per document)`));
 	}
 	return figures;
+}
+
+/** Queue mode at the rate limit: every run in its cell (one run each, on a shared machine), with the load it started at. */
+function queueLimitedFigures(queue) {
+	const floorMs = (queue.items / queue.readsPerSecond) * 1000;
+	const runs = (format) => queue.runs.map((run, index) => `run ${index + 1} (load ${run.load}): ${format(run)}`).join('; ');
+	const noneFailed = (counts) => counts.every((count) => count === 0);
+	return [
+		{
+			subject: `Queue mode, ${queue.workers} workers, at the rate limit (${queue.readsPerSecond} reads/s): ${formatNumber(queue.items)} items × Get Status in one execution (one worker): node time against the floor (${formatNumber(floorMs / 1000)} s); failed items; 429s sent by the service`,
+			node: runs(({ one }) => `${ms(one.nodeMs)} (${ratio(one.nodeMs / floorMs)} the floor) on ${one.worker}, failed ${one.failed}, 429s ${one.refused}${firstError(one)}`),
+			http: '—',
+			ratio: '—',
+			goal: '0 failed items',
+			met: verdict(noneFailed(queue.runs.map((run) => run.one.failed))),
+		},
+		{
+			subject: `Queue mode, ${queue.workers} workers, at the rate limit: two executions of ${formatNumber(queue.items / 2)} items started at the same moment, one on each worker (wall time until both ended; node times)`,
+			node: runs(
+				({ two }) =>
+					`${ms(two.totalMs)} (${ratio(two.totalMs / floorMs)} the floor) on ${two.workers.join(' and ')}, node ${two.nodeMs.map(ms).join(' and ')}, failed ${two.failed.join(' and ')}, 429s ${two.refused}${firstError(two)}`,
+			),
+			http: '—',
+			ratio: '—',
+			goal: '0 failed items in both',
+			met: verdict(noneFailed(queue.runs.flatMap((run) => run.two.failed))),
+		},
+	];
 }
 
 function downloadFigures(size) {
@@ -271,6 +300,9 @@ alternating, so memory left over by one does not hide the other's. The floor row
 At the rate limit, failed items are counted as n8n outputs them with On Error → Continue (an item with
 \`json.error\`); the payment files are the sandbox's small size, and for Download Files the sandbox lists 50
 documents of GB3001 (\`listedDocuments\`), read with GB3001's token of the same client application.
+In queue mode (Redis, Postgres, a main and two workers of the same n8n, each worker running one execution at a
+time, the single n8n stopped), every run is listed with the load average at its start; a run is 1,000 items
+in one execution, then two executions of 500 started together, which the workers' logs show on one worker each.
 
 ## Runs
 
@@ -284,6 +316,7 @@ npm run bench -- --runs 5              # more runs per figure
 npm run bench -- --n8n-version 2.8.4   # another n8n of the matrix, when the real-n8n library offers one
 npm run bench -- --no-build            # use dist/ as it is
 npm run bench -- --only rate-limit --runs 1 --output /tmp/bench-rl.md   # only the rate-limit rows, elsewhere
+npm run bench -- --only queue-rate-limit --runs 2 --output /tmp/bench-queue.md   # queue mode: a main, two workers, Redis, Postgres
 \`\`\`
 
 This run: \`${command}\`. The bench starts the sandbox (\`sandbox/cli.js\` with \`--accounting-lines\` and

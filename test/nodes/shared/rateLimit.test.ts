@@ -90,6 +90,44 @@ describe('Pacer', () => {
 		expect(recovered[0]).toBe(47);
 	});
 
+	it('a burst of 429s in one second widens the margin once (two n8n processes, 16 items in flight each)', async () => {
+		const clock = new TestClock();
+		const pacer = new Pacer(clock);
+		// Another process filled the second: all 16 items in flight come back refused together.
+		for (let index = 0; index < MAX_ITEMS_IN_FLIGHT; index++) {
+			pacer.learn(APP, 'read', answer(50, 0, 429));
+		}
+		const slowed = perSecond(await secondsOfSlots(pacer, clock, 100));
+		expect(slowed[0] ?? 0).toBe(0);
+		// 50 less a margin of 2 + 2, not 50 less half the limit (2 + 2 per 429, up to 25): this process
+		// alone would otherwise run at half the limit for minutes after the other one stopped.
+		expect(slowed[1]).toBe(46);
+		// A 429 in a later second widens it again, by 2.
+		clock.time += 1000 - (clock.time % 1000);
+		pacer.learn(APP, 'read', answer(50, 0, 429));
+		const again = perSecond(await secondsOfSlots(pacer, clock, 88));
+		expect(again[0] ?? 0).toBe(0);
+		expect(again.slice(1)).toEqual([44, 44]);
+	});
+
+	it('a margin widened by another process comes back one slot per quiet second', async () => {
+		const clock = new TestClock();
+		const pacer = new Pacer(clock);
+		// Two workers at the limit together: 429s in 12 seconds in a row widen the margin to half the limit.
+		for (let second = 0; second < 12; second++) {
+			pacer.learn(APP, 'read', answer(50, 0, 429));
+			clock.time += 1000;
+		}
+		expect(perSecond(await secondsOfSlots(pacer, clock, 25))).toEqual([25]);
+		// The other worker stopped: answers without a 429, one a second.
+		for (let second = 0; second < 23; second++) {
+			clock.time += 1001;
+			pacer.learn(APP, 'read', answer(50, 49));
+		}
+		clock.time += 1000 - (clock.time % 1000);
+		expect(perSecond(await secondsOfSlots(pacer, clock, 48))).toEqual([48]);
+	});
+
 	it('keeps reads and writes apart', async () => {
 		const clock = new TestClock();
 		const pacer = new Pacer(clock);
