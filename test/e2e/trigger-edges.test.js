@@ -46,7 +46,9 @@ async function quietPollsOf(month) {
 
 /** The trigger's items of every execution, oldest execution first. */
 const itemsOldestFirst = (executions) =>
-	[...executions].sort((a, b) => Number(a.id) - Number(b.id)).map(triggerItems);
+	[...executions]
+		.sort((a, b) => Number(a.id) - Number(b.id))
+		.map((execution) => triggerItems(execution));
 const firedItems = async () => itemsOldestFirst(await api.executions(WORKFLOW_ID));
 const waitForExecutions = async (count) =>
 	itemsOldestFirst(await api.finishedExecutions(WORKFLOW_ID, count, SCHEDULE.waitMs(2)));
@@ -60,7 +62,9 @@ async function storedCompanyState() {
 const editAndPublishParameters = (changeParameters) =>
 	editAndPublish(rest, WORKFLOW_ID, (loaded) => ({
 		nodes: loaded.nodes.map((node) =>
-			node.name === TRIGGER_NAME ? { ...node, parameters: changeParameters(node.parameters) } : node,
+			node.name === TRIGGER_NAME
+				? { ...node, parameters: changeParameters(node.parameters) }
+				: node,
 		),
 		connections: loaded.connections,
 	}));
