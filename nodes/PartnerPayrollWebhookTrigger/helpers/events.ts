@@ -53,7 +53,7 @@ function payrollMonth(value: unknown, node: INode): string | undefined {
 
 /** Reads a verified delivery's raw body. */
 export function readEvent(body: Buffer, node: INode): ReadEvent {
-	const parsed = jsonParse<unknown>(body.toString('utf8'), { fallbackValue: undefined });
+	const parsed = jsonParse<unknown>(body.toString('utf8'), { fallbackValue: null });
 	if (!isObject(parsed)) return { problem: 'the body is not a JSON object' };
 	const type = parsed.type;
 	if (typeof type !== 'string' || !type) return { problem: 'the body has no "type"' };
