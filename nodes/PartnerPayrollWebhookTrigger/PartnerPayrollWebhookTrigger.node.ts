@@ -18,6 +18,7 @@ import { webhookItem } from './helpers/items';
 import { rawRequestBody } from './helpers/requestBody';
 import { DEFAULT_TOLERANCE_SECONDS, verifySignature } from './helpers/signature';
 import { signingKeys } from './helpers/signingSecrets';
+import { writeUntilAnswered } from './helpers/staticDataSave';
 
 const LOG_PREFIX = 'Partner Payroll Webhook Trigger:';
 
@@ -250,11 +251,18 @@ export class PartnerPayrollWebhookTrigger implements INodeType {
 			return refuse(this, 'inFlight', `Retry later: ${decision.why}`);
 		}
 		const { toStore, settle } = claim(delivery, Date.now());
-		staticData.deliveries = storable(toStore);
 		const response = this.getResponseObject();
+		let answered = false;
 		// n8n answers once the execution exists and static data is saved (or sends an error status).
-		response.once('finish', () => settle(response.statusCode < 300));
-		response.once('close', () => settle(false));
+		response.once('finish', () => {
+			answered = true;
+			settle(response.statusCode < 300);
+		});
+		response.once('close', () => {
+			answered = true;
+			settle(false);
+		});
+		writeUntilAnswered(staticData, 'deliveries', storable(toStore), () => answered);
 		return {
 			workflowData: [[webhookItem(event, { messageId, isRerun: decision.isRerun })]],
 		};

@@ -237,3 +237,21 @@ it('a message sent while n8n restarts is delivered by the retry, once', async ()
 	expect((await attemptsOf(sent.id)).at(-1).status).toBe(200);
 	expect(await itemsAfterQuiet(RERUN, ofCompanyMonth('FR1001', '202608'), 1)).toHaveLength(1);
 });
+
+it('after the restart, events delivered before it stay recorded (static data): re-sends start nothing', async () => {
+	// Delivered before the restart, in this order; the process memory that also knew them is gone.
+	const before = [
+		['FR1001', '202611'],
+		['ES2001', '202603'],
+		['ES2001', '202604'],
+		['FR1001', '202607'],
+	];
+	for (const [companyId, month] of before) {
+		const sent = await send({ endpointId: onceEndpoint, ...payrollRun(companyId, month) });
+		expect((await attemptsOf(sent.id)).map((attempt) => attempt.status)).toEqual([200]);
+	}
+	await pause(3_000);
+	for (const [companyId, month] of before) {
+		expect(await itemsOf(ONCE, ofCompanyMonth(companyId, month))).toHaveLength(1);
+	}
+});
