@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import { sleep, type IDataObject } from 'n8n-workflow';
 
 import { writeUntilAnswered } from '../../../../nodes/PartnerPayrollWebhookTrigger/helpers/staticDataSave';
 
@@ -17,8 +17,6 @@ function countingStaticData() {
 	return { staticData, counter };
 }
 
-const pause = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
-
 describe('writeUntilAnswered', () => {
 	it('writes at once, again while the answer has not left, and never after', async () => {
 		const { staticData, counter } = countingStaticData();
@@ -27,12 +25,12 @@ describe('writeUntilAnswered', () => {
 		writeUntilAnswered(staticData, 'deliveries', record, () => answered);
 		expect(counter.writes).toBe(1);
 		expect(staticData.deliveries).toBe(record);
-		await pause(30);
+		await sleep(30);
 		expect(counter.writes).toBeGreaterThan(1);
 		answered = true;
-		await pause(10);
+		await sleep(10);
 		const afterAnswer = counter.writes;
-		await pause(30);
+		await sleep(30);
 		expect(counter.writes).toBe(afterAnswer);
 		expect(staticData.deliveries).toBe(record);
 	});
