@@ -135,7 +135,8 @@ function createWebhooks(options = {}) {
     const { endpoint, message } = delivery;
     const timestamp = String(Math.floor(Date.now() / 1000) + message.timestampOffsetSeconds);
     const prefix = endpoint.headers;
-    const record = { messageId: message.id, endpointId: endpoint.id, url: endpoint.url, attempt: number, at: new Date().toISOString(), status: null, error: null, body: JSON.parse(message.body) };
+    const record = { messageId: message.id, endpointId: endpoint.id, url: endpoint.url, attempt: number, at: new Date().toISOString(), status: null, error: null, durationMs: null, body: JSON.parse(message.body) };
+    const started = performance.now();
     keep(attempts, record, MAX_ATTEMPTS_KEPT);
     let aborted = false;
     try {
@@ -156,6 +157,8 @@ function createWebhooks(options = {}) {
     } catch (error) {
       record.error = error.message;
     }
+    // From the request's start to the end of the answer: what the receiver makes the sender wait.
+    record.durationMs = Math.round((performance.now() - started) * 10) / 10;
     const succeeded = record.status !== null && record.status >= 200 && record.status < 300;
     delivery.attempts = number;
     if (succeeded || aborted) {

@@ -73,7 +73,7 @@ test('a month switched to completed sends a signed payroll.run event once, its d
   await control(sandbox, '/payroll-status', { method: 'POST', body: { companyId: 'FR1001', month: '202611', status: 'completed' } });
   await pause(50);
   expect(received).toHaveLength(1);
-  expect((await control(sandbox, '/webhooks/deliveries')).body).toMatchObject([{ messageId: delivery.headers['svix-id'], attempt: 1, status: 204, error: null }]);
+  expect((await control(sandbox, '/webhooks/deliveries')).body).toMatchObject([{ messageId: delivery.headers['svix-id'], attempt: 1, status: 204, error: null, durationMs: expect.any(Number) }]);
 });
 
 test('on demand for a completed month, each time a new message id; another effectiveDate for a re-run; 409 for a month not completed', async () => {
