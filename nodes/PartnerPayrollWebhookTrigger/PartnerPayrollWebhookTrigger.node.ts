@@ -18,7 +18,7 @@ import { webhookItem } from './helpers/items';
 import { rawRequestBody } from './helpers/requestBody';
 import { DEFAULT_TOLERANCE_SECONDS, verifySignature } from './helpers/signature';
 import { signingKeys } from './helpers/signingSecrets';
-import { withRecordSavedOnAnswer } from './helpers/staticDataSave';
+import { writeUntilAnswered } from './helpers/staticDataSave';
 
 const LOG_PREFIX = 'Partner Payroll Webhook Trigger:';
 
@@ -42,7 +42,7 @@ export class PartnerPayrollWebhookTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description:
-			'Starts the workflow when the service sends a partner webhook (payroll run, integration activated or deactivated), signature checked, once per event',
+			"Starts the workflow when the service sends a partner webhook (payroll run, integration activated or deactivated), signature checked, once per event",
 		defaults: { name: 'Partner Payroll Webhook Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -145,7 +145,7 @@ export class PartnerPayrollWebhookTrigger implements INodeType {
 						default: '',
 						placeholder: '202601',
 						description:
-							'Payroll runs of months before this one (YYYYMM) are acknowledged without an execution, so a bulk replay from the portal does not start old months',
+							"Payroll runs of months before this one (YYYYMM) are acknowledged without an execution, so a bulk replay from the portal does not start old months",
 					},
 					{
 						displayName: 'Timestamp Tolerance (Seconds)',
@@ -252,12 +252,19 @@ export class PartnerPayrollWebhookTrigger implements INodeType {
 		}
 		const { toStore, settle } = claim(delivery, Date.now());
 		const response = this.getResponseObject();
+		let answered = false;
 		// n8n answers once the execution exists and static data is saved (or sends an error status).
-		response.once('finish', () => settle(response.statusCode < 300));
-		response.once('close', () => settle(false));
-		const result = {
+		response.once('finish', () => {
+			answered = true;
+			settle(response.statusCode < 300);
+		});
+		response.once('close', () => {
+			answered = true;
+			settle(false);
+		});
+		writeUntilAnswered(staticData, 'deliveries', storable(toStore), () => answered);
+		return {
 			workflowData: [[webhookItem(event, { messageId, isRerun: decision.isRerun })]],
 		};
-		return withRecordSavedOnAnswer(result, staticData, 'deliveries', storable(toStore));
 	}
 }

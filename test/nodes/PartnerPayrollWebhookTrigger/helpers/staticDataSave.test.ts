@@ -1,8 +1,8 @@
-import type { IDataObject } from 'n8n-workflow';
+import { sleep, type IDataObject } from 'n8n-workflow';
 
-import { withRecordSavedOnAnswer } from '../../../../nodes/PartnerPayrollWebhookTrigger/helpers/staticDataSave';
+import { writeUntilAnswered } from '../../../../nodes/PartnerPayrollWebhookTrigger/helpers/staticDataSave';
 
-/** Static data that counts the writes, as n8n's change mark sees them. */
+/** Static data that counts the writes of one field, as n8n's change mark would see them. */
 function countingStaticData() {
 	const counter = { writes: 0 };
 	const staticData = new Proxy<IDataObject>(
@@ -17,20 +17,21 @@ function countingStaticData() {
 	return { staticData, counter };
 }
 
-describe('withRecordSavedOnAnswer', () => {
-	it('writes the record at once, and again when n8n reads the answer body, which stays n8n’s own', () => {
+describe('writeUntilAnswered', () => {
+	it('writes at once, again while the answer has not left, and never after', async () => {
 		const { staticData, counter } = countingStaticData();
 		const record = { events: {}, messages: ['msg_1'] };
-		const workflowData = [[{ json: { event: 'payroll.run' } }]];
-		const result = withRecordSavedOnAnswer({ workflowData }, staticData, 'deliveries', record);
+		let answered = false;
+		writeUntilAnswered(staticData, 'deliveries', record, () => answered);
 		expect(counter.writes).toBe(1);
 		expect(staticData.deliveries).toBe(record);
-		expect(result.workflowData).toBe(workflowData);
-		// What n8n does after it started the execution (extractWebhookOnReceivedResponse).
-		expect(result.webhookResponse).toBeUndefined();
-		expect(counter.writes).toBe(2);
+		await sleep(30);
+		expect(counter.writes).toBeGreaterThan(1);
+		answered = true;
+		await sleep(10);
+		const afterAnswer = counter.writes;
+		await sleep(30);
+		expect(counter.writes).toBe(afterAnswer);
 		expect(staticData.deliveries).toBe(record);
-		// Nothing new to serialise or spread.
-		expect(Object.keys(result)).toEqual(['workflowData']);
 	});
 });
