@@ -92,12 +92,24 @@ function createControl({ tokens, companyState, faults, requestLog, rateLimiter, 
       return emptyReply(204);
     } },
     { method: 'GET', path: '/webhooks/deliveries', handler: () => jsonReply(200, webhooks.deliveries()) },
+    { method: 'GET', path: '/webhooks/messages', handler: () => jsonReply(200, webhooks.messages()) },
+    { method: 'GET', path: '/webhooks/settings', handler: () => jsonReply(200, { ...webhooks.settings(), pendingRetries: webhooks.pending() }) },
+    { method: 'POST', path: '/webhooks/settings', handler: async (req) => jsonReply(200, webhooks.configure(await readJson(req))) },
+    { method: 'POST', path: '/webhooks/rotate', handler: async (req) => {
+      const { endpointId, secret } = await readJson(req);
+      return jsonReply(200, webhooks.rotate(endpointId, { secret }));
+    } },
+    { method: 'POST', path: '/webhooks/send', handler: async (req) => jsonReply(200, await webhooks.send(await readJson(req))) },
+    { method: 'POST', path: '/webhooks/resend', handler: async (req) => {
+      const { messageId, endpointId } = await readJson(req);
+      return jsonReply(200, await webhooks.resend(messageId, { endpointId }));
+    } },
+    { method: 'POST', path: '/webhooks/integration', handler: async (req) => jsonReply(200, await webhooks.integration(await readJson(req))) },
     { method: 'POST', path: '/webhooks/payroll-run', handler: async (req) => {
-      const { companyId, month } = await readJson(req);
+      const { companyId, month, effectiveDate, ...rest } = await readJson(req);
       const current = companyState.payrollStatus(companyId, month);
       if (current.status !== 'completed') throw new InputError(`The payroll of ${month} is not completed for ${companyId}`, 409);
-      await webhooks.payrollRun({ companyId, month, executionEndDate: current.executionEndDate });
-      return jsonReply(200, webhooks.deliveries());
+      return jsonReply(200, await webhooks.payrollRun({ ...rest, companyId, month, executionEndDate: effectiveDate || current.executionEndDate }));
     } },
   ];
   const findRoute = createRouter(ROUTES);

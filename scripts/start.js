@@ -38,6 +38,10 @@ const {
 	ALL_SCOPES,
 	TOKEN_CREDENTIALS,
 	exampleCredentials,
+	DEMO_WEBHOOK,
+	newDemoWebhookSecret,
+	demoWebhookUrl,
+	registerEndpoint,
 	lastMonth,
 	ensurePayrollCompleted,
 	ensureDebianPackages,
@@ -66,6 +70,7 @@ const USER_FOLDER = QUEUE
 	: path.join(repoRoot, RUNTIME === RUNTIMES[0] ? '.n8n-demo' : `.n8n-demo-${RUNTIME.n8nVersion}`);
 const IMPORTED_EXAMPLES_FILE = path.join(USER_FOLDER, 'imported-examples.json');
 const TOKENS_FILE = path.join(USER_FOLDER, 'sandbox-tokens.json');
+const WEBHOOK_SECRET_FILE = path.join(USER_FOLDER, 'sandbox-webhook-secret.json');
 // What tells that n8n's database still holds what was imported.
 const DATABASE_FILE = QUEUE
 	? path.join(QUEUE_FOLDER, 'postgres', 'data', 'PG_VERSION')
@@ -124,6 +129,19 @@ function demoTokens() {
 	return { tokens, fresh: true };
 }
 
+/**
+ * The signing secret of the sandbox's endpoint for the webhook example, made once and kept like the tokens;
+ * the sandbox gets the endpoint (its production URL) back at every start.
+ */
+function demoWebhookSecret() {
+	if (fs.existsSync(WEBHOOK_SECRET_FILE)) {
+		return { signingSecret: JSON.parse(fs.readFileSync(WEBHOOK_SECRET_FILE, 'utf8')).signingSecret, fresh: false };
+	}
+	const signingSecret = newDemoWebhookSecret();
+	fs.writeFileSync(WEBHOOK_SECRET_FILE, `${JSON.stringify({ signingSecret }, null, 2)}\n`, { mode: 0o600 });
+	return { signingSecret, fresh: true };
+}
+
 /** Examples are imported once, so that your changes to them survive the next start. */
 async function importExamplesOnce(cli) {
 	const imported = fs.existsSync(IMPORTED_EXAMPLES_FILE)
@@ -137,6 +155,8 @@ async function importExamplesOnce(cli) {
 	if (examples.length === 0) return [];
 	step(`Importing ${examples.length} example workflow(s)`);
 	await cli.importWorkflows(examples);
+	// The webhook example is published, so the sandbox's deliveries start it (its poll runs hourly).
+	if (examples.some((workflow) => workflow.id === DEMO_WEBHOOK.workflowId)) await cli.publishWorkflow(DEMO_WEBHOOK.workflowId);
 	const ids = [...imported, ...examples.map((workflow) => workflow.id)];
 	fs.writeFileSync(IMPORTED_EXAMPLES_FILE, `${JSON.stringify(ids, null, 2)}\n`);
 	return examples;
@@ -158,6 +178,9 @@ function printWelcome({ n8n, owner, sandbox, credentials, cluster }) {
 	for (const credential of credentials) say(`    - ${credential.name}`);
 	say(`    The OAuth2 one needs "Connect" ("Connect my account" in n8n 2.8; the sandbox's consent page), again after each`);
 	say(`    start: the sandbox keeps the tokens it issues in memory only.`);
+	say(`  Webhooks:  the sandbox sends signed payroll.run events to ${demoWebhookUrl(n8n.url)}`);
+	say(`             (the published "Example: payroll run by webhook..."): complete a month with POST ${sandbox.url}/_sandbox/payroll-status`);
+	say(`             {"companyId":"FR1001","month":"202611","status":"completed"}, or POST .../_sandbox/webhooks/payroll-run.`);
 	say(`  Sandbox:   API ${sandbox.apiBaseUrl}   control ${sandbox.url}/_sandbox`);
 	say(`  n8n log:   ${path.relative(repoRoot, n8n.logFile)}`);
 	if (cluster) {
@@ -191,6 +214,7 @@ function stopOnSignals({ n8n, sandbox, cluster }) {
 function forgetImportsIfDatabaseIsGone() {
 	if (fs.existsSync(DATABASE_FILE)) return;
 	fs.rmSync(TOKENS_FILE, { force: true });
+	fs.rmSync(WEBHOOK_SECRET_FILE, { force: true });
 	fs.rmSync(IMPORTED_EXAMPLES_FILE, { force: true });
 }
 
@@ -203,6 +227,7 @@ async function main() {
 	fs.mkdirSync(USER_FOLDER, { recursive: true });
 	forgetImportsIfDatabaseIsGone();
 	const { tokens, fresh } = demoTokens();
+	const webhookSecret = demoWebhookSecret();
 	step(`Starting the sandbox on 127.0.0.1:${PORTS.sandbox}${RATE_LIMIT ? ', with the rate limit of the service' : ''}`);
 	const sandbox = await startSandbox({
 		port: PORTS.sandbox,
@@ -228,11 +253,15 @@ async function main() {
 			cli = new N8nCli(env, RUNTIME);
 		}
 		const tokenOf = (companyId) => tokens.find((token) => token.companyId === companyId).token;
-		const credentials = exampleCredentials(sandbox, tokenOf);
+		const credentials = exampleCredentials(sandbox, tokenOf, { webhookSigningSecret: webhookSecret.signingSecret });
 		if (fresh) {
 			step('Importing credentials connected to the sandbox');
 			await cli.importCredentials(credentials);
+		} else if (webhookSecret.fresh) {
+			await cli.importCredentials(credentials.filter((credential) => credential.id === DEMO_WEBHOOK.credential.id));
 		}
+		// As a partner does in the provider's portal: the endpoint is the example's production URL.
+		await registerEndpoint(sandbox, { url: demoWebhookUrl(`http://127.0.0.1:${PORTS.n8n}`), secret: webhookSecret.signingSecret });
 		await importExamplesOnce(cli);
 		step(`Starting n8n ${installedN8nVersion(RUNTIME)} on 127.0.0.1:${PORTS.n8n}${QUEUE ? ', then 2 workers' : ''}`);
 		if (QUEUE) {

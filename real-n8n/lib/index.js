@@ -23,4 +23,5 @@ module.exports = {
 	...require('./queue'),
 	...require('./rss'),
 	...require('./trigger'),
+	...require('./webhook-trigger'),
 };

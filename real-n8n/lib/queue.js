@@ -62,6 +62,7 @@ async function createQueueCluster({
 	packageOn = () => true,
 	concurrency = 10,
 	extraEnv = {},
+	webhookProcesses = 0,
 }) {
 	const port = async (fixed) => fixed ?? (await freePort());
 	const redis = await startRedis({ dir: path.join(dataDir, 'redis'), port: await port(ports.redis) });
@@ -108,6 +109,36 @@ async function createQueueCluster({
 		workerSpecs.push({ name, folder, env, healthPort, logFile: path.join(folder, 'n8n-worker.log'), child: null });
 	}
 
+	// `n8n webhook` processes: they serve production webhook URLs only (behind a load balancer in a real
+	// set-up), run each webhook node's webhook() and enqueue the execution for the workers.
+	const webhookSpecs = [];
+	for (let index = 0; index < webhookProcesses; index += 1) {
+		const name = `webhook-${index + 1}`;
+		const folder = instanceFolder(name);
+		const webhookPort = await freePort();
+		const env = n8nEnv({ userFolder: folder, port: webhookPort, brokerPort: await freePort(), runtime, extra: shared });
+		webhookSpecs.push({ name, folder, env, url: `http://127.0.0.1:${webhookPort}`, logFile: path.join(folder, 'n8n-webhook.log'), child: null });
+	}
+
+	/** Starts n8n with `args` for `spec` and waits until `readinessUrl` answers 2xx. */
+	async function startReadyProcess(spec, args, readinessUrl) {
+		const child = spawnToFile(runtime.n8nBin, args, { env: spec.env, cwd: spec.folder, logFile: spec.logFile });
+		spec.child = child;
+		let exited = null;
+		child.once('exit', (code, signal) => (exited = { code, signal }));
+		const deadline = Date.now() + WORKER_READY_TIMEOUT_MS;
+		while (!(await answers(readinessUrl))) {
+			const tail = () => fs.readFileSync(spec.logFile, 'utf8').split('\n').slice(-30).join('\n');
+			if (exited) throw new Error(`${spec.name} exited early (${JSON.stringify(exited)})\n${tail()}`);
+			if (Date.now() > deadline) {
+				await stopProcessGroup(child);
+				throw new Error(`${spec.name} was not ready within ${WORKER_READY_TIMEOUT_MS} ms\n${tail()}`);
+			}
+			await sleep(500);
+		}
+		return spec;
+	}
+
 	let main = null;
 
 	const cluster = {
@@ -119,6 +150,7 @@ async function createQueueCluster({
 		url: `http://127.0.0.1:${mainPort}`,
 		main: { name: 'main', folder: mainFolder, env: mainEnv, logFile: path.join(mainFolder, 'n8n.log') },
 		workers: workerSpecs,
+		webhookProcesses: webhookSpecs,
 
 		async startMain() {
 			main = await startN8n(mainEnv, { runtime, logFile: cluster.main.logFile });
@@ -133,25 +165,8 @@ async function createQueueCluster({
 		/** `n8n worker`, ready when its health check says the database and Redis are reachable. */
 		async startWorker(index) {
 			const worker = workerSpecs[index];
-			const child = spawnToFile(runtime.n8nBin, ['worker', `--concurrency=${concurrency}`], {
-				env: worker.env,
-				cwd: worker.folder,
-				logFile: worker.logFile,
-			});
-			worker.child = child;
-			let exited = null;
-			child.once('exit', (code, signal) => (exited = { code, signal }));
-			const deadline = Date.now() + WORKER_READY_TIMEOUT_MS;
-			while (!(await answers(`http://127.0.0.1:${worker.healthPort}/healthz/readiness`))) {
-				const tail = () => fs.readFileSync(worker.logFile, 'utf8').split('\n').slice(-30).join('\n');
-				if (exited) throw new Error(`${worker.name} exited early (${JSON.stringify(exited)})\n${tail()}`);
-				if (Date.now() > deadline) {
-					await stopProcessGroup(child);
-					throw new Error(`${worker.name} was not ready within ${WORKER_READY_TIMEOUT_MS} ms\n${tail()}`);
-				}
-				await sleep(500);
-			}
-			return worker;
+			const readiness = `http://127.0.0.1:${worker.healthPort}/healthz/readiness`;
+			return startReadyProcess(worker, ['worker', `--concurrency=${concurrency}`], readiness);
 		},
 		async stopWorker(index) {
 			const worker = workerSpecs[index];
@@ -159,14 +174,29 @@ async function createQueueCluster({
 			worker.child = null;
 		},
 
-		/** The main first (it runs the migrations on a new database), then the workers side by side. */
-		async startAll() {
-			await cluster.startMain();
-			await Promise.all(workerSpecs.map((_, index) => cluster.startWorker(index)));
+		/** `n8n webhook`, ready when its readiness check answers (database and Redis reachable). */
+		async startWebhookProcess(index) {
+			const spec = webhookSpecs[index];
+			return startReadyProcess(spec, ['webhook'], `${spec.url}/healthz/readiness`);
+		},
+		async stopWebhookProcess(index) {
+			const spec = webhookSpecs[index];
+			if (spec.child) await stopProcessGroup(spec.child, 30_000);
+			spec.child = null;
 		},
 
-		/** Workers, main, Redis, Postgres: everything this cluster started. */
+		/** The main first (it runs the migrations on a new database), then workers and webhook processes side by side. */
+		async startAll() {
+			await cluster.startMain();
+			await Promise.all([
+				...workerSpecs.map((_, index) => cluster.startWorker(index)),
+				...webhookSpecs.map((_, index) => cluster.startWebhookProcess(index)),
+			]);
+		},
+
+		/** Webhook processes, workers, main, Redis, Postgres: everything this cluster started. */
 		async stop() {
+			await Promise.all(webhookSpecs.map((_, index) => cluster.stopWebhookProcess(index)));
 			await Promise.all(workerSpecs.map((_, index) => cluster.stopWorker(index)));
 			await cluster.stopMain();
 			await redis.stop();

@@ -12,6 +12,7 @@ const { loadRealN8nLibrary, runtimeOf, nodeVersionOf, createBenchN8n, createBenc
 const { credentialRecords, subjects, webhookWorkflow, COMPANY, MONTH, UK_COMPANY, LIMITED_FILES, LISTED_PDFS } = require('./workflows');
 const { itemsRun, rawLoop, downloadRun, streamFloorRun, parseLinesRun, oracleRun, limitedRun, limitedFilesRun, concurrentRuns } = require('./measure');
 const { measureTrigger } = require('./trigger');
+const { webhookSecretRecord, webhookBenchWorkflows, measureWebhooks } = require('./webhooks');
 const { figuresOf, consoleLines, writeReport } = require('./report');
 const { formatNumber, MiB } = require('./stats');
 
@@ -20,8 +21,9 @@ const USAGE = `Usage: npm run bench -- [--runs N] [--n8n-version V] [--no-build]
   --only rate-limit         only the section at the service's rate limit (about 2 minutes), written to --output
                             (default ${path.join(os.tmpdir(), 'partner-payroll-bench-rate-limit.md')}), never to BENCHMARKS.md
   --only queue-rate-limit   only the same limit in queue mode: Redis, Postgres, a main and two workers
-                            (about 2 minutes a run, plus starting them), written to --output likewise`;
-const SECTIONS = ['rate-limit', 'queue-rate-limit'];
+                            (about 2 minutes a run, plus starting them), written to --output likewise
+  --only webhooks           only the webhook deliveries (the webhook trigger and n8n's Webhook node), likewise`;
+const SECTIONS = ['rate-limit', 'queue-rate-limit', 'webhooks'];
 const COMMITTED_REPORT = path.join(repoRoot, 'BENCHMARKS.md');
 
 function parseArgs(argv) {
@@ -180,12 +182,22 @@ async function main() {
 			return finish(options, { machine, results, startedAt });
 		}
 		log(`Starting n8n ${runtime.n8nVersion} with the package (${Object.keys(workflows).length} webhook workflows)`);
-		bench = await createBenchN8n(lib, { credentials: credentialRecords(sandbox), workflows: Object.values(workflows), log });
+		bench = await createBenchN8n(lib, {
+			credentials: [...credentialRecords(sandbox), webhookSecretRecord()],
+			workflows: [...Object.values(workflows), ...webhookBenchWorkflows()],
+			log,
+		});
 		await bench.start();
 		machine.nodeVersion = nodeVersionOf(bench.pid);
 		const results = { items: { count: options.items, node: [], http: [], rawLoop: [] }, downloads: [], parseLines: { lines: options.lines, bytes: csvBytes.length, node: [], oracle: [] } };
 
-		if (options.only === 'rate-limit') {
+		if (options.only === 'webhooks') {
+			log('Webhook deliveries: the webhook trigger (signature checked, duplicates recorded) and n8n\'s Webhook node (no check)');
+			results.webhooks = await measureWebhooks(bench, sandbox, options.runs, log);
+			delete results.items;
+			delete results.parseLines;
+			delete results.downloads;
+		} else if (options.only === 'rate-limit') {
 			await itemsRun(bench, sandbox, workflows.statusNode, options.items); // warm-up (limit off): loads the node's code
 		} else {
 			log(`${options.items} items through Get Status, package node and HTTP Request node alternating`);
@@ -201,12 +213,12 @@ async function main() {
 			}
 		}
 
-		results.limited = await rateLimitSection(bench, sandbox, workflows, options, knobs);
+		if (options.only !== 'webhooks') results.limited = await rateLimitSection(bench, sandbox, workflows, options, knobs);
 		if (options.only === 'rate-limit') {
 			delete results.items;
 			delete results.parseLines;
 			delete results.downloads;
-		} else {
+		} else if (!options.only) {
 			log(`Parse Lines on ${options.lines} lines, against csv-parse`);
 			for (let run = 0; run < options.runs; run += 1) results.parseLines.oracle.push(oracleRun(csvBytes));
 			const oracle = results.parseLines.oracle[0];
@@ -219,6 +231,9 @@ async function main() {
 
 			log('Trigger: requests of one poll, per activation');
 			results.trigger = await measureTrigger(bench, sandbox, options.runs);
+
+			log('Webhook deliveries: the webhook trigger (signature checked, duplicates recorded) and n8n\'s Webhook node (no check)');
+			results.webhooks = await measureWebhooks(bench, sandbox, options.runs, log);
 
 			log(`Payment file downloads (${options.smallFile} bytes and ${options.largeFile} bytes), each in a freshly started n8n`);
 			const small = { bytes: 0, node: [], http: [] };

@@ -10,13 +10,14 @@ const firstError = (run) => (run.errors?.length ? `; first error: "${run.errors[
 /** The figures of a run, each with its goal as a ratio measured in this run. */
 function figuresOf(results) {
 	const figures = [];
-	const { items, downloads = [], parseLines, trigger, limited, queueLimited } = results;
+	const { items, downloads = [], parseLines, trigger, limited, queueLimited, webhooks } = results;
 	if (items) figures.push(...itemsFigures(items));
 	if (limited) figures.push(...limitedFigures(limited));
 	if (queueLimited) figures.push(...queueLimitedFigures(queueLimited));
 	for (const size of downloads) figures.push(...downloadFigures(size));
 	if (parseLines) figures.push(parseLinesFigure(parseLines));
 	if (trigger) figures.push(...triggerFigures(trigger));
+	if (webhooks) figures.push(...webhookFigures(webhooks));
 	return figures;
 }
 
@@ -209,12 +210,44 @@ function triggerFigures(trigger) {
 	return figures;
 }
 
+/** The webhook trigger (signature checked, duplicates recorded) against n8n's Webhook node (no check), same deliveries. */
+function webhookFigures(webhooks) {
+	const notAccepted = (who) =>
+		[...webhooks.latency[who], ...webhooks.throughput[who]].reduce((sum, run) => sum + run.failed, 0);
+	const latency = (who) => summarize(webhooks.latency[who].map((run) => run.medianMs));
+	const rate = (who) => summarize(webhooks.throughput[who].map((run) => run.perSecond));
+	const [latencyTrigger, latencyPlain] = [latency('trigger'), latency('plain')];
+	const [rateTrigger, ratePlain] = [rate('trigger'), rate('plain')];
+	const deliveries = webhooks.throughput.trigger[0]?.deliveries ?? 0;
+	const tenthsOfMs = (value) => `${formatNumber(value, 1)} ms`;
+	const deliveriesPerSecond = (value) => `${formatNumber(value, 1)} deliveries/s`;
+	const failures = `not 2xx: ${notAccepted('trigger')} and ${notAccepted('plain')}`;
+	return [
+		{
+			subject: "Webhook delivery, one at a time from the sandbox (Svix's way, signed): time from the send to the end of the answer (median per run; each delivery a new event, so an execution starts)",
+			node: formatSummary(latencyTrigger, tenthsOfMs),
+			http: `Webhook node: ${formatSummary(latencyPlain, tenthsOfMs)}`,
+			ratio: ratio(latencyTrigger.median / latencyPlain.median),
+			goal: 'well under 15 s (Svix fails slower answers); none against the Webhook node',
+			met: `${verdict(latencyTrigger.max < 15_000 && notAccepted('trigger') === 0)}; ${failures}`,
+		},
+		{
+			subject: `Webhook deliveries per second one n8n accepts: ${formatNumber(deliveries)} signed deliveries, ${webhooks.inFlight} at a time, each a new event`,
+			node: formatSummary(rateTrigger, deliveriesPerSecond),
+			http: `Webhook node: ${formatSummary(ratePlain, deliveriesPerSecond)}`,
+			ratio: ratio(rateTrigger.median / ratePlain.median),
+			goal: 'none (signature checks and the duplicate record against no check)',
+			met: failures,
+		},
+	];
+}
+
 function consoleLines(figures) {
 	return figures.map((figure) =>
 		[
 			figure.subject,
 			figure.node !== '—' ? `node ${figure.node}` : null,
-			figure.http !== '—' ? `${figure.http.startsWith('csv-parse') ? '' : 'HTTP Request '}${figure.http}` : null,
+			figure.http !== '—' ? `${/^(csv-parse|Webhook node)/.test(figure.http) ? '' : 'HTTP Request '}${figure.http}` : null,
 			figure.ratio !== '—' ? `ratio ${figure.ratio}` : null,
 			`goal ${figure.goal}`,
 			figure.met !== '—' ? figure.met : null,
@@ -227,7 +260,7 @@ function consoleLines(figures) {
 const cell = (text) => String(text).replace(/\|/g, '\\|');
 
 /** The "Runs" list: every measured run of the sections this run had. */
-function runLines({ items, downloads = [], parseLines, trigger, limited }) {
+function runLines({ items, downloads = [], parseLines, trigger, limited, webhooks }) {
 	const perRun = (label, list, format) => `- ${label}: ${list.map(format).join(', ')}`;
 	const lines = [];
 	if (items) {
@@ -257,6 +290,14 @@ function runLines({ items, downloads = [], parseLines, trigger, limited }) {
 		);
 	}
 	if (trigger) lines.push(perRun('Trigger polls (status requests per month; introspections)', trigger.polls, (poll) => `${JSON.stringify(poll.statusByMonth)}; ${poll.introspections}`));
+	if (webhooks) {
+		for (const [who, label] of [['trigger', 'webhook trigger'], ['plain', "n8n's Webhook node"]]) {
+			lines.push(
+				perRun(`Webhook deliveries, ${label}: answer time, median (ms)`, webhooks.latency[who], (run) => formatNumber(run.medianMs)),
+				perRun(`Webhook deliveries, ${label}: deliveries per second (not 2xx)`, webhooks.throughput[who], (run) => `${formatNumber(run.perSecond, 1)} (${run.failed})`),
+			);
+		}
+	}
 	return lines.join('\n');
 }
 

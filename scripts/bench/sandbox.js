@@ -35,6 +35,8 @@ async function startSandboxProcess({ accountingLines, paymentFileBytes }) {
 		authServerUrl: info.authServerUrl,
 		pid: child.pid,
 		tokenOf,
+		/** A control endpoint (`/_sandbox/...`) of this sandbox. */
+		control,
 		/** Back to the seed with these size knobs; the start tokens stay valid. */
 		reset: (knobs) => control('POST', '/reset', knobs),
 		requests: () => control('GET', '/requests'),

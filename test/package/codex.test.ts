@@ -56,6 +56,8 @@ const REQUIRED_ALIASES: Record<string, string[]> = {
 		'pension',
 		'auto-enrolment',
 	],
+	// The service's own events: a payroll run, a company connecting or disconnecting the partner app.
+	PartnerPayrollWebhookTrigger: ['payroll', 'paie', 'nómina', 'webhook'],
 };
 
 const codices = codexFiles();

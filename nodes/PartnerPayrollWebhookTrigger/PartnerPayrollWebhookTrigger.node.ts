@@ -1,0 +1,270 @@
+import {
+	NodeConnectionTypes,
+	type ICredentialsDecrypted,
+	type ICredentialTestFunctions,
+	type IHookFunctions,
+	type INodeCredentialTestResult,
+	type INodeType,
+	type INodeTypeDescription,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { acknowledge, refuse } from './helpers/answers';
+import { claim, decide, processMemory, readRecord, storable } from './helpers/deliveries';
+import { readEvent } from './helpers/events';
+import { filteredOut, readEventFilter } from './helpers/filters';
+import { webhookItem } from './helpers/items';
+import { rawRequestBody } from './helpers/requestBody';
+import { DEFAULT_TOLERANCE_SECONDS, verifySignature } from './helpers/signature';
+import { signingKeys } from './helpers/signingSecrets';
+import { writeUntilAnswered } from './helpers/staticDataSave';
+
+const LOG_PREFIX = 'Partner Payroll Webhook Trigger:';
+
+/** The endpoint is registered by hand in the provider's webhook portal: n8n has nothing to create. */
+function logWhereToPasteUrl(context: IHookFunctions): boolean {
+	context.logger.info(
+		`${LOG_PREFIX} paste ${context.getNodeWebhookUrl('default') ?? "this node's Production URL"} in the provider's webhook portal (Add Endpoint) and the endpoint's signing secret in the credential; the service has no API to register it`,
+	);
+	return true;
+}
+
+export class PartnerPayrollWebhookTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Partner Payroll Webhook Trigger',
+		name: 'partnerPayrollWebhookTrigger',
+		icon: {
+			light: 'file:../../icons/partnerPayroll.svg',
+			dark: 'file:../../icons/partnerPayroll.dark.svg',
+		},
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description:
+			"Starts the workflow when the service sends a partner webhook (payroll run, integration activated or deactivated), signature checked, once per event",
+		defaults: { name: 'Partner Payroll Webhook Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'partnerPayrollWebhookApi',
+				required: true,
+				testedBy: 'partnerPayrollWebhookSecretsShape',
+			},
+		],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'webhook',
+			},
+		],
+		properties: [
+			{
+				displayName:
+					"Set up by hand: in the provider's webhook portal, add an endpoint with this node's Production URL (above, under Webhook URLs), then copy that endpoint's signing secret (whsec_...) into the credential. The Test URL needs an endpoint of its own: put its secret in Additional Signing Secrets.",
+				name: 'setupNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				options: [
+					{
+						name: 'Integration Activated',
+						value: 'integration.activated',
+						description: 'A company connected the partner application',
+					},
+					{
+						name: 'Integration Deactivated',
+						value: 'integration.deactivated',
+						description: 'A company disconnected the partner application',
+					},
+					{
+						name: 'Payroll Run',
+						value: 'payroll.run',
+						description: "A company's payroll month was run",
+					},
+				],
+				default: ['payroll.run'],
+				description:
+					'Events that start the workflow. Other events are acknowledged without an execution.',
+			},
+			{
+				displayName: 'Companies',
+				name: 'companies',
+				type: 'options',
+				options: [
+					{
+						name: 'All',
+						value: 'all',
+						description: 'Every client company of the endpoint',
+					},
+					{
+						name: 'Selected',
+						value: 'selected',
+						description: 'Only the companies listed below',
+					},
+				],
+				default: 'all',
+			},
+			{
+				displayName: 'Company IDs',
+				name: 'companyIds',
+				type: 'string',
+				required: true,
+				default: '',
+				placeholder: 'FR1001, GB3001',
+				displayOptions: { show: { companies: ['selected'] } },
+				description:
+					'IDs of the companies whose events start the workflow, separated by commas. Events of other companies are acknowledged without an execution.',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add option',
+				default: {},
+				options: [
+					{
+						displayName: 'Fire Again on Re-Run',
+						name: 'fireOnRerun',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether a payroll run of a month already delivered starts the workflow again when its effectiveDate differs (payroll run again). Off: a month starts the workflow once.',
+					},
+					{
+						displayName: 'Ignore Months Before',
+						name: 'ignoreMonthsBefore',
+						type: 'string',
+						default: '',
+						placeholder: '202601',
+						description:
+							"Payroll runs of months before this one (YYYYMM) are acknowledged without an execution, so a bulk replay from the portal does not start old months",
+					},
+					{
+						displayName: 'Timestamp Tolerance (Seconds)',
+						name: 'toleranceSeconds',
+						type: 'number',
+						typeOptions: { minValue: 1 },
+						default: DEFAULT_TOLERANCE_SECONDS,
+						description:
+							"How far a delivery's signed timestamp may be from this server's clock, in the past or the future, before the delivery is refused as a possible replay",
+					},
+				],
+			},
+		],
+	};
+
+	methods = {
+		credentialTest: {
+			/** Offline: nothing can check a signing secret but a signed delivery. */
+			async partnerPayrollWebhookSecretsShape(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
+				const keys = signingKeys(credential.data ?? {});
+				return 'problem' in keys
+					? { status: 'Error', message: keys.problem }
+					: {
+							status: 'OK',
+							message: `${keys.keys.length === 1 ? 'The secret has' : `The ${keys.keys.length} secrets have`} the expected shape (whsec_ and a base64 key); whether it is the endpoint's shows on the first delivery`,
+						};
+			},
+		},
+	};
+
+	webhookMethods = {
+		default: {
+			// True: n8n then never calls create; the log line says what to do by hand.
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return logWhereToPasteUrl(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return logWhereToPasteUrl(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				this.logger.info(
+					`${LOG_PREFIX} the workflow no longer listens; remove or disable the endpoint in the provider's webhook portal if it should stop sending (Svix disables an endpoint after 5 days of failures)`,
+				);
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		// Parameters and credential first: a misconfigured node fails every delivery the same way.
+		const filter = readEventFilter(this);
+		const fireOnRerun = this.getNodeParameter('options.fireOnRerun', false) as boolean;
+		const toleranceSeconds = Number(
+			this.getNodeParameter('options.toleranceSeconds', DEFAULT_TOLERANCE_SECONDS),
+		);
+		const secrets = signingKeys(await this.getCredentials('partnerPayrollWebhookApi'));
+		if ('problem' in secrets) {
+			this.logger.error(`${LOG_PREFIX} refused a delivery (401): ${secrets.problem}`);
+			return refuse(this, 'badSignature', 'The signing secret of this trigger is not usable');
+		}
+
+		const body = await rawRequestBody(this);
+		const verification = verifySignature(this.getHeaderData(), body, secrets.keys, {
+			toleranceSeconds,
+			nowSeconds: Math.floor(Date.now() / 1000),
+		});
+		if (!verification.verified) {
+			this.logger.warn(`${LOG_PREFIX} refused a delivery (401): ${verification.reason}`);
+			return refuse(this, 'badSignature', 'The signature could not be verified');
+		}
+		const { messageId } = verification;
+
+		const read = readEvent(body, this.getNode());
+		if ('problem' in read) {
+			return refuse(this, 'unreadableBody', `Message ${messageId} was refused: ${read.problem}`);
+		}
+		if ('unknownType' in read) {
+			return acknowledge(this, `Event type ${read.unknownType} is not handled; nothing started`);
+		}
+		const { event } = read;
+		const why = filteredOut(event, filter);
+		if (why) return acknowledge(this, `Filtered out: ${why}; nothing started`);
+
+		// The Test URL: every verified event shows, and the record is neither read nor written.
+		if (this.getMode() === 'manual') {
+			return { workflowData: [[webhookItem(event, { messageId, isRerun: false })]] };
+		}
+
+		// From here to the return, nothing awaits: the decision and the claim are one step for
+		// every other request of this process.
+		const staticData = this.getWorkflowStaticData('node');
+		const stored = readRecord(staticData.deliveries);
+		const memory = processMemory(`${this.getWorkflow().id ?? ''}:${this.getNode().id}`);
+		const delivery = { stored, memory, event, messageId };
+		const decision = decide({ ...delivery, fireOnRerun }, Date.now());
+		if (decision.kind === 'duplicate') {
+			return acknowledge(this, `Duplicate: ${decision.why}; nothing started`);
+		}
+		if (decision.kind === 'inFlight') {
+			return refuse(this, 'inFlight', `Retry later: ${decision.why}`);
+		}
+		const { toStore, settle } = claim(delivery, Date.now());
+		const response = this.getResponseObject();
+		let answered = false;
+		// n8n answers once the execution exists and static data is saved (or sends an error status).
+		response.once('finish', () => {
+			answered = true;
+			settle(response.statusCode < 300);
+		});
+		response.once('close', () => {
+			answered = true;
+			settle(false);
+		});
+		writeUntilAnswered(staticData, 'deliveries', storable(toStore), () => answered);
+		return {
+			workflowData: [[webhookItem(event, { messageId, isRerun: decision.isRerun })]],
+		};
+	}
+}

@@ -1,0 +1,65 @@
+import type { ICredentialTestFunctions } from 'n8n-workflow';
+
+import { PartnerPayrollWebhookApi } from '../../credentials/PartnerPayrollWebhookApi.credentials';
+import { PartnerPayrollWebhookTrigger } from '../../nodes/PartnerPayrollWebhookTrigger/PartnerPayrollWebhookTrigger.node';
+import { SVIX_TEST_VECTOR } from '../support/svix';
+
+const SECRET = SVIX_TEST_VECTOR.secret;
+const trigger = new PartnerPayrollWebhookTrigger();
+
+/** What n8n's credential dialog runs on "Test": the node's function named by testedBy, offline. */
+async function testSecrets(data: Record<string, string>) {
+	const [usage] = trigger.description.credentials!;
+	const test =
+		trigger.methods.credentialTest[usage.testedBy as 'partnerPayrollWebhookSecretsShape'];
+	return await test.call({} as ICredentialTestFunctions, {
+		id: '1',
+		name: 'Partner Payroll Webhook Signing Secret',
+		type: 'partnerPayrollWebhookApi',
+		data,
+	});
+}
+
+describe('Partner Payroll Webhook Signing Secret', () => {
+	it('has the two secret fields, both hidden, and is tested by the webhook trigger', () => {
+		const credential = new PartnerPayrollWebhookApi();
+		expect(credential.name).toBe('partnerPayrollWebhookApi');
+		expect(credential.properties.map((field) => [field.name, field.typeOptions?.password])).toEqual(
+			[
+				['signingSecret', true],
+				['additionalSigningSecrets', true],
+			],
+		);
+		expect(trigger.description.credentials).toEqual([
+			expect.objectContaining({ name: 'partnerPayrollWebhookApi', required: true }),
+		]);
+	});
+
+	it('passes for well-formed secrets, one per line in Additional Signing Secrets', async () => {
+		expect(await testSecrets({ signingSecret: SECRET })).toMatchObject({ status: 'OK' });
+		const two = await testSecrets({
+			signingSecret: ` ${SECRET} `,
+			additionalSigningSecrets: `\n${SECRET}\r\n\n`,
+		});
+		expect(two).toMatchObject({ status: 'OK', message: expect.stringContaining('The 2 secrets') });
+	});
+
+	it.each([
+		[{ signingSecret: '' }, 'Signing Secret is empty'],
+		[{ signingSecret: SECRET.slice(6) }, 'Signing Secret must start with "whsec_"'],
+		[
+			{ signingSecret: SECRET.slice(0, 14) },
+			'Signing Secret must be "whsec_" followed by a base64 key',
+		],
+		[{ signingSecret: `${SECRET}!` }, 'Signing Secret must be "whsec_" followed by a base64 key'],
+		[
+			{ signingSecret: SECRET, additionalSigningSecrets: `${SECRET}\nsk_${SECRET.slice(6)}` },
+			'Additional Signing Secrets, line 2 must start with "whsec_"',
+		],
+	])('fails with a message naming the field for %j', async (data, message) => {
+		const result = await testSecrets(data);
+		expect(result).toEqual({ status: 'Error', message: expect.stringContaining(message) });
+		// The message never shows a secret.
+		expect(result.message).not.toContain('MfKQ9r8G');
+	});
+});

@@ -1,0 +1,130 @@
+import type { IDataObject, INode, IWebhookFunctions } from 'n8n-workflow';
+
+import { PartnerPayrollWebhookTrigger } from '../../../nodes/PartnerPayrollWebhookTrigger/PartnerPayrollWebhookTrigger.node';
+import {
+	ENDPOINT_SECRET,
+	FakeResponse,
+	TEST_URL_ENDPOINT_SECRET,
+	svixSign,
+} from '../../support/svix';
+
+// Plays the part of n8n's webhook context for one request, as n8n 2.x does for a production URL:
+// static data of the node, the request's raw body and headers, the response object. n8n answers
+// after webhook() returned workflowData; `handOver` plays that answer.
+
+export { ENDPOINT_SECRET, TEST_URL_ENDPOINT_SECRET };
+
+const node: INode = {
+	id: 'webhook-node-1',
+	name: 'Partner Payroll Webhook Trigger',
+	type: 'n8n-nodes-partner-payroll.partnerPayrollWebhookTrigger',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+export interface Delivery {
+	id?: string;
+	body: IDataObject | string;
+	timestamp?: number;
+	secret?: string;
+	headerPrefix?: 'svix' | 'webhook';
+}
+
+export function signedRequest(delivery: Delivery) {
+	const id = delivery.id ?? `msg_${Math.random().toString(36).slice(2)}`;
+	const timestamp = String(delivery.timestamp ?? Math.floor(Date.now() / 1000));
+	const body = typeof delivery.body === 'string' ? delivery.body : JSON.stringify(delivery.body);
+	const signature = svixSign(delivery.secret ?? ENDPOINT_SECRET, id, timestamp, body);
+	const prefix = delivery.headerPrefix ?? 'svix';
+	return {
+		rawBody: Buffer.from(body),
+		headers: {
+			'content-type': 'application/json',
+			[`${prefix}-id`]: id,
+			[`${prefix}-timestamp`]: timestamp,
+			[`${prefix}-signature`]: signature,
+		} as Record<string, string>,
+	};
+}
+
+export interface WebhookAnswer {
+	status: number;
+	headers: Record<string, string>;
+	body: unknown;
+	/** The items of the execution n8n would start; undefined when none. */
+	items?: IDataObject[];
+	response: FakeResponse;
+}
+
+/** One workflow with the trigger: its static data persists between requests, like n8n's. */
+export class WebhookWorkflow {
+	staticData: IDataObject = {};
+	readonly trigger = new PartnerPayrollWebhookTrigger();
+
+	constructor(
+		public parameters: IDataObject = {},
+		public credentials: IDataObject = { signingSecret: ENDPOINT_SECRET },
+		readonly workflowId = 'wf-1',
+		public mode: 'webhook' | 'manual' = 'webhook',
+	) {}
+
+	/** Runs webhook() for one request; the answer is not yet sent when an execution starts. */
+	async receive(request: ReturnType<typeof signedRequest>): Promise<WebhookAnswer> {
+		const response = new FakeResponse();
+		// Each request reads the stored static data anew (n8n loads the workflow per request) and
+		// n8n saves it only when an execution was created.
+		const staticData = JSON.parse(JSON.stringify(this.staticData)) as IDataObject;
+		const parameters = this.parameters;
+		const context = {
+			getNode: () => node,
+			getWorkflow: () => ({ id: this.workflowId, name: 'Webhook workflow', active: true }),
+			getMode: () => this.mode,
+			getNodeParameter: (name: string, fallback?: unknown) => {
+				const value = name
+					.split('.')
+					.reduce<unknown>((object, key) => (object as IDataObject | undefined)?.[key], parameters);
+				return value === undefined ? fallback : value;
+			},
+			getCredentials: async () => this.credentials,
+			getHeaderData: () => request.headers,
+			getRequestObject: () => ({
+				headers: request.headers,
+				rawBody: request.rawBody,
+				readRawBody: async () => undefined,
+			}),
+			getResponseObject: () => response,
+			getWorkflowStaticData: () => staticData,
+			logger: { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} },
+		} as unknown as IWebhookFunctions;
+		const result = await this.trigger.webhook.call(context);
+		const items = result.workflowData?.[0]?.map((item) => item.json);
+		return {
+			status: response.statusCode,
+			headers: response.headers,
+			body: response.body,
+			items,
+			response,
+			...(items ? { save: staticData } : {}),
+		} as WebhookAnswer & { save?: IDataObject };
+	}
+
+	/** What n8n does after workflowData: creates the execution, saves static data, answers 200. */
+	handOver(answer: WebhookAnswer & { save?: IDataObject }, created = true) {
+		if (created && answer.save) this.staticData = answer.save;
+		answer.response.answer(created ? 200 : 500);
+	}
+
+	/** receive + handOver, as one sequential delivery. */
+	async deliver(request: ReturnType<typeof signedRequest>) {
+		const answer = await this.receive(request);
+		if (answer.items) this.handOver(answer);
+		return answer;
+	}
+}
+
+export const payrollRun = (
+	companyId = 'FR1001',
+	payrollMonth = '202611',
+	effectiveDate = '2026-11-27T18:00:00+00:00',
+) => ({ type: 'payroll.run', data: { companyId, effectiveDate, payrollMonth } });
