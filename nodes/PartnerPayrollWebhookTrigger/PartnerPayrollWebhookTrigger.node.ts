@@ -42,7 +42,7 @@ export class PartnerPayrollWebhookTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description:
-			"Starts the workflow when the service sends a partner webhook (payroll run, integration activated or deactivated), signature checked, once per event",
+			'Starts the workflow when the service sends a partner webhook (payroll run, integration activated or deactivated), signature checked, once per event',
 		defaults: { name: 'Partner Payroll Webhook Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -145,7 +145,7 @@ export class PartnerPayrollWebhookTrigger implements INodeType {
 						default: '',
 						placeholder: '202601',
 						description:
-							"Payroll runs of months before this one (YYYYMM) are acknowledged without an execution, so a bulk replay from the portal does not start old months",
+							'Payroll runs of months before this one (YYYYMM) are acknowledged without an execution, so a bulk replay from the portal does not start old months',
 					},
 					{
 						displayName: 'Timestamp Tolerance (Seconds)',

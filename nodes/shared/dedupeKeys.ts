@@ -1,5 +1,7 @@
 // One key per event, the same whichever trigger saw it (the polling trigger or the webhook trigger),
-// so a workflow fed by both drops the second copy with n8n's Remove Duplicates node.
+// so a workflow fed by both drops the second copy with n8n's Remove Duplicates node. A re-run's key
+// matches across the two only if the webhook's effectiveDate is the status's executionEndDate, which
+// the service does not document.
 
 /** An instant as ISO UTC with milliseconds; a date that cannot be read stays as it was written. */
 export function isoInstant(date: string): string {
@@ -15,3 +17,7 @@ export function payrollDedupeKey(companyId: string, month: string, laterRunEnd: 
 
 export const documentDedupeKey = (companyId: string, documentId: string) =>
 	`document:${companyId}:${documentId}`;
+
+/** An integration of the company activated or deactivated (webhook trigger only), by its date. */
+export const integrationDedupeKey = (companyId: string, change: string, effectiveDate: string) =>
+	`integration:${companyId}:${change}:${isoInstant(effectiveDate)}`;

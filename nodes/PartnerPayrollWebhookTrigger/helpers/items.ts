@@ -1,25 +1,22 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
+import { integrationDedupeKey, payrollDedupeKey } from '../../shared/dedupeKeys';
 import { readableMonth } from '../../shared/month';
 import type { ServiceEvent } from './events';
 
-// dedupeKey: one key per event, in the shapes the polling trigger emits too, so n8n's Remove
-// Duplicates can merge both sources on it. A month's first completion: payroll:<company>:<YYYYMM>.
-// A re-run (Fire Again on Re-Run): the same with the new date appended. Integration events: one key
-// per change, integration:<company>:<activated|deactivated>:<effectiveDate>.
+// dedupeKey: one key per event, the polling trigger's shapes (nodes/shared/dedupeKeys.ts), so n8n's
+// Remove Duplicates can merge both sources on it.
 
 /** The key of a month's first completion: also what the record keeps a month's dates under. */
-export function monthKey(companyId: string, month: string): string {
-	return `payroll:${companyId}:${month}`;
-}
+export const monthKey = (companyId: string, month: string) =>
+	payrollDedupeKey(companyId, month, null);
 
 export function dedupeKey(event: ServiceEvent, isRerun: boolean): string {
 	if (event.month === undefined) {
 		const change = event.event.replace(/^integration\./, '');
-		return `integration:${event.companyId}:${change}:${event.effectiveDate}`;
+		return integrationDedupeKey(event.companyId, change, event.effectiveDate);
 	}
-	const key = monthKey(event.companyId, event.month);
-	return isRerun ? `${key}:${event.effectiveDate}` : key;
+	return payrollDedupeKey(event.companyId, event.month, isRerun ? event.effectiveDate : null);
 }
 
 export function webhookItem(

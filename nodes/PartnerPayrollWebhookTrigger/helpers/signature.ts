@@ -18,7 +18,7 @@ export type Verification =
 
 function header(headers: RequestHeaders, name: string): string {
 	const value = headers[name];
-	return (Array.isArray(value) ? value[0] : value ?? '').trim();
+	return (Array.isArray(value) ? value[0] : (value ?? '')).trim();
 }
 
 function signedContent(id: string, timestamp: string, body: Buffer): Buffer {

@@ -17,8 +17,7 @@ export type SigningKeys = { keys: Buffer[] } | { problem: string };
 
 /** Why a secret is not usable, naming where it is but never showing it; undefined when it is usable. */
 function shapeProblem(secret: string, source: SecretSource): string | undefined {
-	const where =
-		source.line === undefined ? source.field : `${source.field}, line ${source.line}`;
+	const where = source.line === undefined ? source.field : `${source.field}, line ${source.line}`;
 	if (!secret.startsWith(SECRET_PREFIX)) {
 		return `${where} must start with "whsec_", as the webhook portal shows it (copy the whole secret)`;
 	}
@@ -33,7 +32,8 @@ function shapeProblem(secret: string, source: SecretSource): string | undefined 
 /** Every configured secret as an HMAC key, or the first shape problem found. */
 export function signingKeys(credentials: ICredentialDataDecryptedObject): SigningKeys {
 	const main = String(credentials.signingSecret ?? '').trim();
-	if (!main) return { problem: 'Signing Secret is empty: paste the whsec_... secret of the endpoint' };
+	if (!main)
+		return { problem: 'Signing Secret is empty: paste the whsec_... secret of the endpoint' };
 	const secrets: Array<[string, SecretSource]> = [[main, { field: 'Signing Secret' }]];
 	String(credentials.additionalSigningSecrets ?? '')
 		.split(/\r?\n/)
