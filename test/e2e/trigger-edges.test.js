@@ -102,7 +102,10 @@ it('Previous Month with Fire for Months Already Completed When Watching Starts: 
 	]);
 	await quietPollsOf(PREVIOUS);
 	expect(await firedItems()).toHaveLength(1);
-	expect(await storedCompanyState()).toMatchObject({ fired: [PREVIOUS], selection: 'previous' });
+	expect(await storedCompanyState()).toMatchObject({
+		fired: { [PREVIOUS]: '2026-01-28T17:00:00.000Z' },
+		selection: 'previous',
+	});
 });
 
 it('edited to Current Month, then widened to Current and Previous Month, each published again: state kept, nothing new fires', async () => {
@@ -110,14 +113,20 @@ it('edited to Current Month, then widened to Current and Previous Month, each pu
 	await quietPollsOf(CURRENT);
 	expect(await firedItems()).toHaveLength(1);
 	// The edit kept what is known: the month that fired is remembered, though no longer watched.
-	expect(await storedCompanyState()).toMatchObject({ fired: [PREVIOUS], selection: 'current' });
+	expect(await storedCompanyState()).toMatchObject({
+		fired: { [PREVIOUS]: '2026-01-28T17:00:00.000Z' },
+		selection: 'current',
+	});
 
 	// The month that fired re-enters the selection, already completed, with the option still on.
 	const previousPolls = await pollsOf(PREVIOUS);
 	await editAndPublishParameters((parameters) => ({ ...parameters, months: 'both' }));
 	await waitForPollsOf(PREVIOUS, previousPolls, 1 + SCHEDULE.quietPolls);
 	expect(await firedItems()).toHaveLength(1);
-	expect(await storedCompanyState()).toMatchObject({ fired: [PREVIOUS], selection: 'both' });
+	expect(await storedCompanyState()).toMatchObject({
+		fired: { [PREVIOUS]: '2026-01-28T17:00:00.000Z' },
+		selection: 'both',
+	});
 });
 
 it('after the edits, a month reopened then completed fires exactly one more execution, marked as a re-run', async () => {

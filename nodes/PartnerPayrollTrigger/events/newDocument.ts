@@ -106,14 +106,20 @@ export function newDocumentWatcher(context: IPollFunctions): EventWatcher {
 		return { items, waiting };
 	}
 
-	/** Documents that waited for their PDF and left the listings: fired without the file. */
+	/**
+	 * Documents that waited for their PDF and left a listing still watched: fired without the file.
+	 * Those of a listing the user stopped watching are not owed any more.
+	 */
 	function goneItems(
 		companyId: string,
 		state: CompanyDocumentState,
 		listedIds: Set<string>,
 	): INodeExecutionData[] {
 		return Object.entries(state.waiting)
-			.filter(([documentId]) => !listedIds.has(documentId))
+			.filter(
+				([documentId, { documentType }]) =>
+					!listedIds.has(documentId) && types.includes(documentType),
+			)
 			.map(([documentId, { documentType }]) => ({
 				json: {
 					...documentItem(companyId, { documentId, documentType, createdAt: '' }).json,
@@ -145,7 +151,9 @@ export function newDocumentWatcher(context: IPollFunctions): EventWatcher {
 				[...stillWaiting.sort(byCreation), ...newDocuments],
 				budget,
 			);
-			for (const item of gone) delete waiting[String(item.json.documentId)];
+			for (const documentId of Object.keys(waiting)) {
+				if (!listedIds.has(documentId)) delete waiting[documentId];
+			}
 			const waitingCount = Object.keys(waiting).length;
 			if (waitingCount) {
 				context.logger.debug(

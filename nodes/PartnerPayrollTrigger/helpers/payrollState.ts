@@ -27,14 +27,19 @@ interface MonthState {
 export interface CompanyPayrollState {
 	/** Last known state of the months watched at the last successful poll (bounded). */
 	months: Record<string, MonthState>;
-	/** Months that fired, oldest first, at most FIRED_MEMORY: no edit can make them fire again. */
-	fired: string[];
+	/**
+	 * Months that fired, with the end date of their last fired run, at most FIRED_MEMORY (the newest
+	 * months): no edit, re-selection or company switch makes a run fire twice.
+	 */
+	fired: Record<string, string>;
 	/** The Months rule of the last complete poll ('both', 'current', 'previous', 'specific'; '' if none). */
 	selection: string;
 	/** The current month (in the workflow time zone) at the last complete poll ('' if none). */
 	lastPolledMonth: string;
-	/** Months the last poll could not ask in time, asked first by the next one (a slow service still gets through them all). */
+	/** Months the last poll did not get an answer for, asked first by the next one (a slow service still gets through them all). */
 	pending?: string[];
+	/** Those of `pending` that the calendar had brought in: they still fire as news when they answer. */
+	pendingNews?: string[];
 }
 
 /** The stored state of the Payroll Completed event: per company, so a company switch loses nothing. */
@@ -84,10 +89,13 @@ function isCompanyState(value: unknown): value is CompanyPayrollState {
 		typeof value === 'object' &&
 		value !== null &&
 		isMonthStates(state.months) &&
-		Array.isArray(state.fired) &&
+		typeof state.fired === 'object' &&
+		state.fired !== null &&
+		!Array.isArray(state.fired) &&
 		typeof state.selection === 'string' &&
 		typeof state.lastPolledMonth === 'string' &&
-		(state.pending === undefined || Array.isArray(state.pending))
+		(state.pending === undefined || Array.isArray(state.pending)) &&
+		(state.pendingNews === undefined || Array.isArray(state.pendingNews))
 	);
 }
 
@@ -152,21 +160,23 @@ export function planPoll(
 	const carried = [...new Set([...unfinishedMonths(stored), ...caughtUp])]
 		.filter((month) => month >= oldestKept && month <= currentMonth && !selected.includes(month))
 		.sort();
-	const planned = [...selected, ...carried];
+	const pending = (stored.pending ?? []).filter(
+		(month) => month >= oldestKept && month <= currentMonth,
+	);
+	const pendingNews = stored.pendingNews ?? [];
+	// A month a poll never got an answer for is still a first sight, news only if it was news then.
+	const pendingBaseline = pending.filter((month) => !pendingNews.includes(month));
+	const watched = [...new Set([...pending, ...selected, ...carried])];
 	return {
-		watched: [
-			...new Set([
-				...(stored.pending ?? []).filter((month) => planned.includes(month)),
-				...planned,
-			]),
-		],
+		watched,
 		news: [
 			...new Set([
 				...caughtUp.filter((month) => month >= oldestKept),
 				...(stored.selection === selection && selection !== 'specific' ? selected : []),
+				...pending.filter((month) => pendingNews.includes(month)),
 			]),
-		],
-		carried,
+		].filter((month) => !pendingBaseline.includes(month)),
+		carried: watched.filter((month) => !selected.includes(month)),
 	};
 }
 
@@ -199,15 +209,15 @@ export function observeMonth(
 
 /**
  * Applies one poll's answers to what is known of the company. `poll.unanswered`: watched months
- * whose request did not get an answer (time ran out, the service failed); they keep their state,
- * and the poll counts as incomplete: the selection and calendar it saw are not recorded, so the next
- * poll plans the same months again.
+ * whose request did not get an answer (time ran out, the service failed); they keep their state and
+ * become `pending`: the next poll asks them first, as news if they were news in this poll.
  *
  * A first completion fires, and so does every new end date of a month seen completed (a re-run, or
  * a reopening and completion, seen or not), unless `firstCompletionOnly`. A month first seen
  * completed is a baseline (recorded, not fired) unless the calendar brought it in (`poll.news`) or
- * the option asks for it, and never fires when the fired memory has it: no edit, re-selection or
- * company switch repeats a month. `isRerun`: the month fired before.
+ * the option asks for it. The fired memory keeps each month's last fired run: that run never fires
+ * again, whatever edit, re-selection or company switch brings the month back; another run of it
+ * does. `isRerun`: the month fired before.
  */
 export function advancePayrollState(
 	stored: CompanyPayrollState | undefined,
@@ -226,17 +236,20 @@ export function advancePayrollState(
 		if (stored?.months[month]) months[month] = stored.months[month];
 	}
 	const transitions: PayrollTransition[] = [];
-	const fired = [...(stored?.fired ?? [])];
+	const fired = { ...(stored?.fired ?? {}) };
 	for (const month of Object.keys(answers).sort()) {
 		const { state, change } = observeMonth(stored?.months[month], answers[month]);
 		months[month] = state;
-		const firedBefore = fired.includes(month);
+		const lastFiredRun = fired[month];
+		const firedBefore = lastFiredRun !== undefined;
 		const fire =
-			(change === 'completed' && !(options.firstCompletionOnly && firedBefore)) ||
-			(change === 'newRun' && !options.firstCompletionOnly) ||
-			(change === 'firstSight' &&
-				!firedBefore &&
-				(poll.news.includes(month) || options.fireForAlreadyCompleted));
+			!(firedBefore && sameRun(lastFiredRun, state.executionEndDate)) &&
+			((change === 'completed' && !(options.firstCompletionOnly && firedBefore)) ||
+				(change === 'newRun' && !options.firstCompletionOnly) ||
+				(change === 'firstSight' &&
+					(firedBefore
+						? !options.firstCompletionOnly
+						: poll.news.includes(month) || options.fireForAlreadyCompleted)));
 		if (!fire) continue;
 		transitions.push({
 			month,
@@ -244,22 +257,29 @@ export function advancePayrollState(
 			executionEndDate: answers[month].executionEndDate,
 			isRerun: firedBefore,
 		});
-		if (!firedBefore) fired.push(month);
+		fired[month] = state.executionEndDate ?? '';
 	}
-	const complete = !poll.unanswered?.length;
+	const unanswered = poll.unanswered ?? [];
 	const lastPolledMonth =
-		stored?.lastPolledMonth && (!complete || stored.lastPolledMonth > poll.currentMonth)
+		stored?.lastPolledMonth && stored.lastPolledMonth > poll.currentMonth
 			? stored.lastPolledMonth
-			: complete
-				? poll.currentMonth
-				: '';
+			: poll.currentMonth;
 	return {
 		state: {
 			months,
-			fired: fired.sort().slice(-FIRED_MEMORY),
-			selection: complete ? poll.selection : (stored?.selection ?? ''),
+			fired: Object.fromEntries(
+				Object.entries(fired)
+					.sort(([a], [b]) => a.localeCompare(b))
+					.slice(-FIRED_MEMORY),
+			),
+			selection: poll.selection,
 			lastPolledMonth,
-			...(complete ? {} : { pending: poll.unanswered }),
+			...(unanswered.length
+				? {
+						pending: unanswered,
+						pendingNews: unanswered.filter((month) => poll.news.includes(month)),
+					}
+				: {}),
 		},
 		transitions,
 	};

@@ -50,7 +50,7 @@ describe('payrollCompleted: first activation', () => {
 							'202610': { status: 'completed', executionEndDate: '2026-10-28T17:42:05.000Z' },
 							'202611': { status: 'not_completed', executionEndDate: null },
 						},
-						fired: [],
+						fired: {},
 						selection: 'both',
 						lastPolledMonth: '202611',
 					},

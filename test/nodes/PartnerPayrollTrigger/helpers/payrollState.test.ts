@@ -104,7 +104,7 @@ describe('advancePayrollState', () => {
 			'202610': { status: 'completed', executionEndDate: OCT_END },
 			'202611': { status: 'not_completed', executionEndDate: null },
 		},
-		fired: [],
+		fired: {},
 		selection: 'both',
 		lastPolledMonth: '202611',
 	};
@@ -129,7 +129,7 @@ describe('advancePayrollState', () => {
 		expect(transitions).toEqual([
 			{ month: '202610', status: 'completed', executionEndDate: OCT_END, isRerun: false },
 		]);
-		expect(state.fired).toEqual(['202610']);
+		expect(state.fired).toEqual({ '202610': OCT_END });
 	});
 
 	it('a transition fires once', () => {
@@ -148,7 +148,7 @@ describe('advancePayrollState', () => {
 	});
 
 	it('a month in the fired memory never fires again as a first completion', () => {
-		const remembered = { ...stored, months: {}, fired: ['202610'] };
+		const remembered = { ...stored, months: {}, fired: { '202610': OCT_END } };
 		const { transitions } = advancePayrollState(
 			remembered,
 			{ ...poll, news: ['202610'] },
@@ -166,7 +166,7 @@ describe('advancePayrollState', () => {
 		expect(advancePayrollState(stored, poll, answers, noOptions).transitions).toEqual([
 			{ month: '202610', status: 'completed', executionEndDate: RERUN_END, isRerun: false },
 		]);
-		const firedBefore = { ...stored, fired: ['202610'] };
+		const firedBefore = { ...stored, fired: { '202610': OCT_END } };
 		expect(advancePayrollState(firedBefore, poll, answers, noOptions).transitions).toEqual([
 			{ month: '202610', status: 'completed', executionEndDate: RERUN_END, isRerun: true },
 		]);
@@ -178,7 +178,7 @@ describe('advancePayrollState', () => {
 		const reopened: CompanyPayrollState = {
 			...stored,
 			months: { '202610': { status: 'not_completed', executionEndDate: OCT_END } },
-			fired: ['202610'],
+			fired: { '202610': OCT_END },
 		};
 		const { transitions, state } = advancePayrollState(
 			reopened,
@@ -189,7 +189,7 @@ describe('advancePayrollState', () => {
 		expect(transitions).toEqual([
 			{ month: '202610', status: 'completed', executionEndDate: RERUN_END, isRerun: true },
 		]);
-		expect(state.fired).toEqual(['202610']);
+		expect(state.fired).toEqual({ '202610': RERUN_END });
 		expect(advancePayrollState(state, poll, { '202610': completed(RERUN_END) }, noOptions)).toEqual(
 			{ state, transitions: [] },
 		);
@@ -211,7 +211,7 @@ describe('advancePayrollState', () => {
 		]);
 	});
 
-	it('a poll that stopped part-way keeps the unanswered months and plans the same poll again', () => {
+	it('a poll that stopped part-way keeps the unanswered months, pending for the next poll', () => {
 		const waiting: CompanyPayrollState = {
 			...stored,
 			months: {
@@ -223,25 +223,40 @@ describe('advancePayrollState', () => {
 		};
 		const { state, transitions } = advancePayrollState(
 			waiting,
-			{ ...poll, unanswered: ['202609', '202610'] },
+			{ ...poll, news: ['202610'], unanswered: ['202609', '202610'] },
 			{ '202611': completed(RERUN_END) },
 			noOptions,
 		);
 		expect(transitions.map((transition) => transition.month)).toEqual(['202611']);
 		expect(Object.keys(state.months)).toEqual(['202609', '202611']);
-		// The catch-up from 202610 and the edit are seen again by the next poll.
-		expect(state).toMatchObject({ selection: 'previous', lastPolledMonth: '202610' });
-		const firstPoll = advancePayrollState(
-			undefined,
-			{ ...poll, unanswered: ['202611'] },
-			{ '202610': completed() },
-			noOptions,
-		);
-		expect(firstPoll.state).toMatchObject({ selection: '', lastPolledMonth: '' });
+		// Asked first next time; 202610 was news (caught up) and stays news.
+		expect(state).toMatchObject({ pending: ['202609', '202610'], pendingNews: ['202610'] });
+	});
+
+	it('a month that fired keeps its run: a new run of it fires when an edit brings it back', () => {
+		const firedThenLeft = { ...stored, months: {}, fired: { '202610': OCT_END } };
+		const options = { ...noOptions, fireForAlreadyCompleted: true };
+		expect(
+			advancePayrollState(firedThenLeft, poll, { '202610': completed() }, options).transitions,
+		).toEqual([]);
+		expect(
+			advancePayrollState(firedThenLeft, poll, { '202610': completed(RERUN_END) }, options)
+				.transitions,
+		).toEqual([
+			{ month: '202610', status: 'completed', executionEndDate: RERUN_END, isRerun: true },
+		]);
+		const firstOnly = { ...options, firstCompletionOnly: true };
+		expect(
+			advancePayrollState(firedThenLeft, poll, { '202610': completed(RERUN_END) }, firstOnly)
+				.transitions,
+		).toEqual([]);
 	});
 
 	it('keeps exactly the months that were answered, a bounded fired memory, the newest polled month', () => {
-		const many = { ...stored, fired: Array.from({ length: 30 }, (_, i) => `2024${i}`) };
+		const many = {
+			...stored,
+			fired: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`2024${i}`, OCT_END])),
+		};
 		const { state } = advancePayrollState(
 			many,
 			{ ...poll, currentMonth: '202610' },
@@ -249,7 +264,7 @@ describe('advancePayrollState', () => {
 			noOptions,
 		);
 		expect(Object.keys(state.months)).toEqual(['202611', '202612']);
-		expect(state.fired).toHaveLength(FIRED_MEMORY);
+		expect(Object.keys(state.fired)).toHaveLength(FIRED_MEMORY);
 		expect(state.lastPolledMonth).toBe('202611');
 	});
 });
@@ -257,7 +272,7 @@ describe('advancePayrollState', () => {
 describe('planPoll', () => {
 	const known: CompanyPayrollState = {
 		months: { '202611': { status: 'not_completed', executionEndDate: null } },
-		fired: [],
+		fired: {},
 		selection: 'current',
 		lastPolledMonth: '202611',
 	};
@@ -335,6 +350,22 @@ describe('planPoll', () => {
 		});
 	});
 
+	it('after a first poll that stopped part-way, a month the calendar brings in is news; one never answered is not', () => {
+		// First poll in 202610 (Both Months): 202609 answered, 202610 did not.
+		const partial = advancePayrollState(
+			undefined,
+			{ selection: 'both', currentMonth: '202610', news: [], unanswered: ['202610'] },
+			{ '202609': notCompleted },
+			noOptions,
+		).state;
+		// A month later.
+		expect(planPoll(partial, 'both', ['202610', '202611'], '202611')).toEqual({
+			watched: ['202610', '202611', '202609'],
+			news: ['202611'],
+			carried: ['202609'],
+		});
+	});
+
 	it('watches at most 12 months back', () => {
 		const longAgo = { ...known, lastPolledMonth: '202401' };
 		const { watched } = planPoll(longAgo, 'current', ['202612'], '202612');
@@ -363,7 +394,7 @@ describe('readPayrollState and withCompanyState', () => {
 	it('keeps at most MAX_COMPANIES companies, the one just polled last', () => {
 		let state = withCompanyState(undefined, 'C0', {
 			months: {},
-			fired: [],
+			fired: {},
 			selection: 'both',
 			lastPolledMonth: '202611',
 		});
@@ -396,7 +427,7 @@ describe('unfinishedMonths, sampleMonth', () => {
 					'202610': { status: 'completed', executionEndDate: OCT_END },
 					'202611': { status: 'not_completed', executionEndDate: null },
 				},
-				fired: [],
+				fired: {},
 				selection: 'both',
 				lastPolledMonth: '202611',
 			}),
