@@ -4,6 +4,7 @@ export interface ModelSettings {
 	maxSteps: number;
 	discover: boolean;
 	fireOnRerun: boolean;
+	exclude: string[];
 }
 
 export function modelSettings(): ModelSettings;

@@ -12,6 +12,11 @@ function modelSettings() {
 		discover: env.MODEL_DISCOVER === '1',
 		// Today's node only: set its option Fire Again on Re-Run (the promise's default behaviour).
 		fireOnRerun: env.MODEL_FIRE_ON_RERUN === '1',
+		// Step kinds left out of the histories, e.g. "rename,restart,pdfOutage".
+		exclude: (env.MODEL_EXCLUDE || '')
+			.split(',')
+			.map((name) => name.trim())
+			.filter(Boolean),
 	};
 }
 

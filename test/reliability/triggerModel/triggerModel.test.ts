@@ -73,7 +73,11 @@ function reportOf(details: fc.RunDetails<[History]>): string {
 	return `${fc.defaultReportMessage(details)}\n\n${error}`;
 }
 
-const arbitrary = historyArb({ maxSteps: MAX_STEPS, firstCompletionOnly });
+const arbitrary = historyArb({
+	maxSteps: MAX_STEPS,
+	firstCompletionOnly,
+	exclude: settings.exclude,
+});
 
 if (!DISCOVER) {
 	test(`${RUNS} random histories keep the trigger's promise (seed ${SEED})`, async () => {
