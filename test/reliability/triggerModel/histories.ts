@@ -105,7 +105,8 @@ const DAY = 24 * HOUR;
 const weighted = <T>(...entries: Array<[number, fc.Arbitrary<T>]>) =>
 	fc.oneof(...entries.map(([weight, arbitrary]) => ({ weight, arbitrary })));
 
-const company = fc.integer({ min: 0, max: COMPANIES.length - 1 });
+// Mostly the first two companies, so that switching A → B → A happens often.
+const company = weighted<number>([4, fc.constant(0)], [3, fc.constant(1)], [1, fc.constant(2)]);
 
 export const faultArb: fc.Arbitrary<Fault> = weighted<Fault>(
 	[14, fc.constant('ok')],
@@ -204,7 +205,7 @@ function stepArb(event: EventName, exclude: string[]): fc.Arbitrary<Step> {
 		{ name: 'rename', weight: 1, arbitrary: fc.constant({ step: 'rename' as const }) },
 		{
 			name: 'switchCompany',
-			weight: 1,
+			weight: 2,
 			arbitrary: fc.record({ step: fc.constant('switchCompany' as const), company }),
 		},
 	];

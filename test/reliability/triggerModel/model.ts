@@ -23,8 +23,8 @@ import type { ModelService } from './service';
 // listed, and whose company and listing are still watched at the end, is emitted, unless it was
 // listed while the trigger could not remember the company or that listing and Fire for Documents
 // Already Listed is off. With Attach PDF: `pdfError` on every item,
-// null with the file's exact bytes, or a message only after a permanent error (4xx other than 429)
-// or 24 hours after the document was first listed.
+// null with the file's exact bytes, or a message only after a permanent error (4xx other than 429),
+// 24 hours after the document was first listed, or once its listing is no longer watched.
 
 export type Property =
 	| 'payroll: duplicate'
@@ -319,7 +319,10 @@ function checkDocuments(history: History, run: HistoryRun, violations: Violation
 				}
 			} else {
 				const listedFor = poll.endedAt - (firstListed.get(key) ?? poll.endedAt);
-				if (!permanentlyFailed.has(key) && listedFor < DAY_MS) {
+				// A document of a listing the user stopped watching will not be retried: a final
+				// pdfError is as good an end as any (the model does not owe it at all).
+				const unwatched = !poll.types.includes(document.type);
+				if (!permanentlyFailed.has(key) && listedFor < DAY_MS && !unwatched) {
 					violations.push({
 						property: 'pdf: early pdfError',
 						detail: `${where}: pdfError "${String(pdfError).slice(0, 100)}" after ${Math.round(listedFor / 60_000)} min, without a permanent error`,
