@@ -1,30 +1,46 @@
 import { Settings } from 'luxon';
 
-// The one clock of a history: Date.now (the poll budget, the request policy, the pace) and luxon's
-// Settings.now (the trigger's current month) read it, and nothing moves it but the history itself.
+// The one clock of a history: Date (the poll budget, the request policy, the pace, stored times) and
+// luxon's Settings.now (the trigger's current month) read it, and nothing moves it but the history itself.
 // Waits of the package (nodes/shared/wait, replaced by jest.mock in the test) move it instead of
 // sleeping, so back-offs and budgets cost no real time.
 
 let now = 0;
-const realDateNow = Date.now;
 const realLuxonNow = Settings.now;
+
+// Only Date is faked (Date.now and `new Date()`, which the trigger uses for stored times): timers
+// stay real, so HTTP and its timeouts run as usual.
+const REAL_APIS = [
+	'hrtime',
+	'nextTick',
+	'performance',
+	'queueMicrotask',
+	'requestAnimationFrame',
+	'cancelAnimationFrame',
+	'requestIdleCallback',
+	'cancelIdleCallback',
+	'setImmediate',
+	'clearImmediate',
+	'setInterval',
+	'clearInterval',
+	'setTimeout',
+	'clearTimeout',
+] as const;
 
 export const clock = {
 	now: (): number => now,
-	set(ms: number): void {
-		now = ms;
-	},
 	advance(ms: number): void {
 		now += Math.max(0, ms);
+		jest.setSystemTime(now);
 	},
-	/** From here on, Date.now and luxon read the fake clock. */
+	/** From here on, Date (Date.now, `new Date()`) and luxon read the fake clock. */
 	install(start: number): void {
 		now = start;
-		Date.now = () => now;
+		jest.useFakeTimers({ now: start, doNotFake: [...REAL_APIS] });
 		Settings.now = () => now;
 	},
 	uninstall(): void {
-		Date.now = realDateNow;
+		jest.useRealTimers();
 		Settings.now = realLuxonNow;
 	},
 };
