@@ -32,7 +32,10 @@ export type Fault =
 	| 'slow 40 s'
 	| '404';
 
-/** A change at the service. `company` indexes COMPANIES; `monthOffset` counts from the current month (workflow zone). */
+/**
+ * A change at the service. `company` indexes COMPANIES (-1: the company watched at that moment);
+ * `monthOffset` counts from the current month (workflow zone).
+ */
 export type ServiceOp =
 	/** The month's payroll completes: a first completion, or a new run of a completed month. */
 	| { op: 'complete'; company: number; monthOffset: number; format: 'ms' | 'plain' }
@@ -107,6 +110,8 @@ const weighted = <T>(...entries: Array<[number, fc.Arbitrary<T>]>) =>
 
 // Mostly the first two companies, so that switching A → B → A happens often.
 const company = weighted<number>([4, fc.constant(0)], [3, fc.constant(1)], [1, fc.constant(2)]);
+/** A change at the service is mostly for the company watched at that moment (-1). */
+const changedCompany = weighted<number>([4, fc.constant(-1)], [4, company]);
 
 export const faultArb: fc.Arbitrary<Fault> = weighted<Fault>(
 	[14, fc.constant('ok')],
@@ -119,7 +124,7 @@ const payrollOp: fc.Arbitrary<ServiceOp> = weighted<ServiceOp>(
 		6,
 		fc.record({
 			op: fc.constant('complete' as const),
-			company,
+			company: changedCompany,
 			monthOffset: fc.integer({ min: -2, max: 0 }),
 			format: fc.constantFrom('ms' as const, 'plain' as const),
 		}),
@@ -128,7 +133,7 @@ const payrollOp: fc.Arbitrary<ServiceOp> = weighted<ServiceOp>(
 		2,
 		fc.record({
 			op: fc.constant('reopen' as const),
-			company,
+			company: changedCompany,
 			monthOffset: fc.integer({ min: -2, max: 0 }),
 		}),
 	],
@@ -136,7 +141,7 @@ const payrollOp: fc.Arbitrary<ServiceOp> = weighted<ServiceOp>(
 		1,
 		fc.record({
 			op: fc.constant('reformat' as const),
-			company,
+			company: changedCompany,
 			monthOffset: fc.integer({ min: -2, max: 0 }),
 		}),
 	],
@@ -144,7 +149,7 @@ const payrollOp: fc.Arbitrary<ServiceOp> = weighted<ServiceOp>(
 
 const documentOp: fc.Arbitrary<ServiceOp> = fc.record({
 	op: fc.constant('addDocuments' as const),
-	company,
+	company: changedCompany,
 	type: fc.constantFrom(...DOC_TYPES),
 	count: fc.constantFrom(1, 2, 3, 5, 20, 40),
 	broken: fc.boolean(),

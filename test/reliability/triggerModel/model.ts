@@ -16,7 +16,8 @@ import type { ModelService } from './service';
 //    it was observed while the trigger could not remember its month: no remembered poll of the
 //    company, or the month was neither remembered nor watched before an edit of Months/time zone
 //    added it. A month the calendar brought in (same settings) is never a baseline.
-//  - With firstCompletionOnly, at most one run per (company, month), and one if any is owed.
+//  - With firstCompletionOnly, at most one run per (company, month), and one if the first run
+//    observed of the month is owed (a recorded baseline is the month's first completion).
 //  - Items: isRerun iff an earlier run of the month was emitted; executionEndDate as sent;
 //    dedupeKey and source checked when present.
 // New Document. Each (company, documentId) at most once; every document a poll that ended normally
@@ -90,7 +91,14 @@ function checkPayroll(history: History, run: HistoryRun, violations: Violation[]
 	/** Runs observed by polls that ended normally: key → baseline or owed. */
 	const observed = new Map<
 		string,
-		{ company: string; month: string; end: number; baseline: boolean; poll: number }
+		{
+			company: string;
+			month: string;
+			end: number;
+			baseline: boolean;
+			poll: number;
+			later?: boolean;
+		}
 	>();
 	/** Texts each run was sent as, in any poll. */
 	const texts = new Map<string, Set<string>>();
@@ -214,9 +222,17 @@ function checkPayroll(history: History, run: HistoryRun, violations: Violation[]
 		}
 	}
 
+	// With firstCompletionOnly, only the first run observed of a month may be owed: a baseline
+	// recorded without firing is the month's first completion too, and later runs never fire.
+	const firstRuns = new Set<string>();
+	for (const entry of observed.values()) {
+		const monthKey = `${entry.company}|${entry.month}`;
+		if (firstRuns.has(monthKey)) entry.later = true;
+		firstRuns.add(monthKey);
+	}
 	for (const [key, entry] of observed) {
 		const owed = fireForAlreadyCompleted || !entry.baseline;
-		if (!owed) continue;
+		if (!owed || (firstCompletionOnly && entry.later)) continue;
 		const what = `${entry.company} ${entry.month} ${new Date(entry.end).toISOString()} (observed by poll #${entry.poll}${entry.baseline ? ', a baseline' : ''})`;
 		if (firstCompletionOnly) {
 			if (!emittedMonths.has(`${entry.company}|${entry.month}`)) {

@@ -231,7 +231,7 @@ export class HistoryRunner {
 	}
 
 	private applyOp(op: ServiceOp): string {
-		const company = COMPANIES[op.company];
+		const company = op.company < 0 ? this.config.company : COMPANIES[op.company];
 		if (op.op === 'addDocuments') {
 			return this.service.addDocuments(company, op.type, op.count, op.broken);
 		}
