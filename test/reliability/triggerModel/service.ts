@@ -285,7 +285,7 @@ export class ModelService {
 		this.observations.push({ kind: 'pdf', company, documentId, status, at: clock.now() });
 	}
 
-	/** Every text a (company, month) was answered with for an instant, to check items against. */
+	/** Whether this (company, month) ever completed with this end date. */
 	isCompletedRun(company: string, month: string, end: number): boolean {
 		return this.monthEntry(company, month).ends.includes(end);
 	}

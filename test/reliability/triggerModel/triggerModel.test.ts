@@ -23,6 +23,8 @@ jest.mock('../../../nodes/shared/wait', () => ({
 const settings = modelSettings();
 const { runs: RUNS, seed: SEED, maxSteps: MAX_STEPS, discover: DISCOVER } = settings;
 const firstCompletionOnly = triggerHasOption('firstCompletionOnly');
+/** About 25 ms a history on 2 busy cores; generous, so a long run is never cut by Jest. */
+const TIMEOUT_MS = Math.max(600_000, RUNS * 250);
 
 let stub: { url: string; close(): Promise<void> };
 let current = new ModelService();
@@ -113,7 +115,7 @@ if (!DISCOVER) {
 			failure: details.failed ? reportOf(details) : undefined,
 		});
 		if (details.failed) throw new Error(reportOf(details));
-	}, 3_600_000);
+	}, TIMEOUT_MS);
 } else {
 	test.each(PROPERTIES)(
 		'a minimal history breaking "%s", if any',
@@ -132,6 +134,6 @@ if (!DISCOVER) {
 					: `${property}: no violation in ${RUNS} histories (seed ${SEED})`,
 			);
 		},
-		3_600_000,
+		TIMEOUT_MS,
 	);
 }
