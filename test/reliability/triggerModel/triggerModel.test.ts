@@ -82,40 +82,44 @@ const arbitrary = historyArb({
 });
 
 if (!DISCOVER) {
-	test(`${RUNS} random histories keep the trigger's promise (seed ${SEED})`, async () => {
-		const figures: Figures = { histories: 0, polls: 0, requests: 0, items: 0, violating: 0 };
-		let counting = true;
-		const started = performance.now();
-		const details = await fc.check(
-			fc.asyncProperty(arbitrary, async (history) => {
-				const { run, violations } = await runOne(history);
-				if (counting) {
-					figures.histories++;
-					figures.polls += run.polls;
-					figures.requests += run.requests;
-					figures.items += run.items;
-					if (violations.length) {
-						figures.violating++;
-						counting = false; // shrinking runs are not counted
+	test(
+		`${RUNS} random histories keep the trigger's promise (seed ${SEED})`,
+		async () => {
+			const figures: Figures = { histories: 0, polls: 0, requests: 0, items: 0, violating: 0 };
+			let counting = true;
+			const started = performance.now();
+			const details = await fc.check(
+				fc.asyncProperty(arbitrary, async (history) => {
+					const { run, violations } = await runOne(history);
+					if (counting) {
+						figures.histories++;
+						figures.polls += run.polls;
+						figures.requests += run.requests;
+						figures.items += run.items;
+						if (violations.length) {
+							figures.violating++;
+							counting = false; // shrinking runs are not counted
+						}
 					}
-				}
-				if (violations.length) throw new Error(explain(run, violations));
-			}),
-			{ numRuns: RUNS, seed: SEED, endOnFailure: false },
-		);
-		const seconds = (performance.now() - started) / 1000;
-		print(
-			`trigger model: ${figures.histories} histories, ${figures.polls} polls, ${figures.requests} requests, ${figures.items} items, ${figures.violating} violating, ${seconds.toFixed(0)} s, seed ${SEED}`,
-		);
-		writeModelReport({
-			...figures,
-			seconds,
-			seed: SEED,
-			firstCompletionOnly,
-			failure: details.failed ? reportOf(details) : undefined,
-		});
-		if (details.failed) throw new Error(reportOf(details));
-	}, TIMEOUT_MS);
+					if (violations.length) throw new Error(explain(run, violations));
+				}),
+				{ numRuns: RUNS, seed: SEED, endOnFailure: false },
+			);
+			const seconds = (performance.now() - started) / 1000;
+			print(
+				`trigger model: ${figures.histories} histories, ${figures.polls} polls, ${figures.requests} requests, ${figures.items} items, ${figures.violating} violating, ${seconds.toFixed(0)} s, seed ${SEED}`,
+			);
+			writeModelReport({
+				...figures,
+				seconds,
+				seed: SEED,
+				firstCompletionOnly,
+				failure: details.failed ? reportOf(details) : undefined,
+			});
+			if (details.failed) throw new Error(reportOf(details));
+		},
+		TIMEOUT_MS,
+	);
 } else {
 	test.each(PROPERTIES)(
 		'a minimal history breaking "%s", if any',
