@@ -118,6 +118,24 @@ test('New Document: company A → B → A fires none of A’s documents again', 
 	expect(await violationsOf(history)).toEqual([]);
 });
 
+test('New Document: a document added to A while B was watched fires after switching back', async () => {
+	const history = documents([
+		addDocuments(0, 1),
+		poll(),
+		addDocuments(0, 1),
+		poll(),
+		{ step: 'switchCompany', company: 1 },
+		addDocuments(1, 1),
+		poll(),
+		addDocuments(1, 1),
+		poll(),
+		addDocuments(0, 1),
+		{ step: 'switchCompany', company: 0 },
+		poll(),
+	]);
+	expect(await violationsOf(history)).toEqual([]);
+});
+
 test('Attach PDF: a batch longer than the poll budget gets every file, none with pdfError', async () => {
 	const history = documents([poll(), addDocuments(0, 20), poll(), poll()], false, true);
 	expect(await violationsOf(history)).toEqual([]);
