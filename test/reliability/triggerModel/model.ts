@@ -14,8 +14,8 @@ import type { ModelService } from './service';
 //  - No loss: each run a poll that ended normally observed is emitted by the end of the history,
 //    unless it is a baseline and Fire for Months Already Completed is off. A run is a baseline when
 //    it was observed while the trigger could not remember its month: no remembered poll of the
-//    company, or the month was neither remembered nor watched before an edit of Months/time zone
-//    added it. A month the calendar brought in (same settings) is never a baseline.
+//    company, a month an edit of Months/time zone added, or a selected month that no remembered
+//    poll got an answer for. A month the calendar brought in (same settings) is never a baseline.
 //  - With firstCompletionOnly, at most one run per (company, month), and one if the first run
 //    observed of the month is owed (a recorded baseline is the month's first completion).
 //  - Items: isRerun iff an earlier run of the month was emitted; executionEndDate as sent;
@@ -122,11 +122,13 @@ function checkPayroll(history: History, run: HistoryRun, violations: Violation[]
 			const known = live.get(poll.company);
 			for (const status of statuses) {
 				if (status.end === null || !inBounds(status.month, poll)) continue;
+				// Never seen by a remembered poll: the first poll of the company, a month an edit of
+				// Months or time zone added, or a selected month no poll got an answer for yet. A month
+				// the calendar brought in under the same settings is not a baseline.
 				const baseline =
 					!known ||
 					(!known.months.has(status.month) &&
-						known.configKey !== poll.configKey &&
-						!known.selected.has(status.month));
+						(known.configKey !== poll.configKey || known.selected.has(status.month)));
 				const key = `${status.company}|${status.month}|${status.end}`;
 				const entry = observed.get(key);
 				if (entry) entry.baseline ||= baseline;
@@ -139,8 +141,10 @@ function checkPayroll(history: History, run: HistoryRun, violations: Violation[]
 						poll: poll.number,
 					});
 			}
+			// What it knew of a selected month that did not answer this time (a partial poll) stays.
+			const kept = [...(known?.months ?? [])].filter((month) => poll.selected.includes(month));
 			live.set(poll.company, {
-				months: new Set(statuses.map((status) => status.month)),
+				months: new Set([...statuses.map((status) => status.month), ...kept]),
 				configKey: poll.configKey,
 				selected: new Set(poll.selected),
 			});

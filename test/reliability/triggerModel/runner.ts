@@ -351,7 +351,7 @@ export class HistoryRunner {
 			for (const step of this.history.steps) await this.step(step);
 			// The end of every history: fault-free polls a minute apart, until two in a row fire nothing.
 			let quiet = 0;
-			for (let index = 0; index < MAX_FINAL_POLLS && (quiet < 2 || index < 3); index++) {
+			for (let index = 0; index < MAX_FINAL_POLLS && quiet < 2; index++) {
 				const record = await this.poll({ step: 'poll', requests: [], pdfOutage: false }, true);
 				quiet = record.items.length ? 0 : quiet + 1;
 			}
