@@ -25,9 +25,10 @@ import { ModelService, type Observation } from './service';
 
 // Runs one history against the real trigger: n8n-core's PollContext on a real Workflow, the
 // package's transport over real HTTP to the stub service, one fake clock. The runner plays n8n:
-// polls never overlap; the static data is saved only after a poll that emitted items; a restart,
-// a publish and every edit build the workflow again from what was saved (a rename keeps the node's
-// id and changes its name). The static data is opaque to the runner.
+// polls never overlap; the static data is saved only after a poll that emitted items, and only if
+// n8n marked it changed (its ObservableObject's `__dataChanged`); a restart, a publish and every
+// edit build the workflow again from what was saved (a rename keeps the node's id and changes its
+// name). The static data is opaque to the runner.
 
 export const trigger = new PartnerPayrollTrigger();
 const NODE_ID = '6f1c2d9a-model-trigger';
@@ -295,10 +296,15 @@ export class HistoryRunner {
 			if (result !== null) {
 				record.outcome = 'items';
 				record.items = result[0] ?? [];
-				// n8n runs the workflow, then saves the workflow's static data.
-				const saved = clone(this.workflow.staticData);
-				delete saved.__dataChanged;
-				this.saved = saved;
+				// n8n runs the workflow, then saves the workflow's static data if it is marked changed
+				// (WorkflowStaticDataService.saveStaticData: `__dataChanged`), and clears the mark.
+				const staticData = this.workflow.staticData;
+				if (staticData.__dataChanged === true) {
+					const saved = clone(staticData);
+					delete saved.__dataChanged;
+					this.saved = saved;
+					staticData.__dataChanged = false;
+				}
 			}
 		} catch (error) {
 			record.outcome = 'error';
