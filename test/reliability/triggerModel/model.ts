@@ -141,13 +141,15 @@ function checkPayroll(history: History, run: HistoryRun, violations: Violation[]
 						poll: poll.number,
 					});
 			}
-			// What it knew of a selected month that did not answer this time (a partial poll) stays.
+			// What it knew of a selected month that did not answer this time (a partial poll) stays;
+			// a poll without any answer teaches nothing (not even that the company was polled).
 			const kept = [...(known?.months ?? [])].filter((month) => poll.selected.includes(month));
-			live.set(poll.company, {
-				months: new Set([...statuses.map((status) => status.month), ...kept]),
-				configKey: poll.configKey,
-				selected: new Set(poll.selected),
-			});
+			if (statuses.length)
+				live.set(poll.company, {
+					months: new Set([...statuses.map((status) => status.month), ...kept]),
+					configKey: poll.configKey,
+					selected: new Set(poll.selected),
+				});
 		}
 		if (poll.outcome === 'items') saved = copyMap(live, copyPayroll);
 
@@ -295,7 +297,7 @@ function checkDocuments(history: History, run: HistoryRun, violations: Violation
 					else observed.set(key, { baseline, poll: poll.number });
 				}
 			}
-			live.set(poll.company, new Set(listings.map((listing) => listing.type)));
+			if (listings.length) live.set(poll.company, new Set(listings.map((listing) => listing.type)));
 		}
 		if (poll.outcome === 'items') saved = copyMap(live, (types) => new Set(types));
 
