@@ -137,7 +137,7 @@ function buildWorkflow(
 	});
 }
 
-function additionalDataFor(credentials: TestCredentials): IWorkflowExecuteAdditionalData {
+export function additionalDataFor(credentials: TestCredentials): IWorkflowExecuteAdditionalData {
 	return {
 		credentialsHelper: new TestCredentialsHelper(credentials),
 	} as unknown as IWorkflowExecuteAdditionalData;
