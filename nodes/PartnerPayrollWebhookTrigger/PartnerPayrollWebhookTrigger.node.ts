@@ -239,8 +239,11 @@ export class PartnerPayrollWebhookTrigger implements INodeType {
 
 		// From here to the return, nothing awaits: the decision and the claim are one step for
 		// every other request of this process.
-		const staticData = this.getWorkflowStaticData('node');
-		const stored = readRecord(staticData.deliveries);
+		// Under the node's id, not its name (n8n keys a node's own static data by name): a rename
+		// keeps the record.
+		const staticData = this.getWorkflowStaticData('global');
+		const recordKey = `partnerPayrollWebhookTrigger:${this.getNode().id}`;
+		const stored = readRecord(staticData[recordKey]);
 		const memory = processMemory(`${this.getWorkflow().id ?? ''}:${this.getNode().id}`);
 		const delivery = { stored, memory, event, messageId };
 		const decision = decide({ ...delivery, fireOnRerun }, Date.now());
@@ -262,7 +265,7 @@ export class PartnerPayrollWebhookTrigger implements INodeType {
 			answered = true;
 			settle(false);
 		});
-		writeUntilAnswered(staticData, 'deliveries', storable(toStore), () => answered);
+		writeUntilAnswered(staticData, recordKey, storable(toStore), () => answered);
 		return {
 			workflowData: [[webhookItem(event, { messageId, isRerun: decision.isRerun })]],
 		};

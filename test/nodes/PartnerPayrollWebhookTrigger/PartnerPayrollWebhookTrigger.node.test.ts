@@ -1,3 +1,4 @@
+import type { IDataObject } from 'n8n-workflow';
 import { forgetProcessMemory } from '../../../nodes/PartnerPayrollWebhookTrigger/helpers/deliveries';
 import {
 	ENDPOINT_SECRET,
@@ -277,9 +278,23 @@ describe('Partner Payroll Webhook Trigger: the duplicate table', () => {
 		).toBeUndefined();
 		// The next delivery that fires writes the union back.
 		await workflow.deliver(signedRequest({ body: payrollRun('FR1001', '202701') }));
-		expect(Object.keys((workflow.staticData.deliveries as { events: object }).events)).toEqual(
+		const record = (workflow.staticData.global as IDataObject)[
+			'partnerPayrollWebhookTrigger:webhook-node-1'
+		];
+		expect(Object.keys((record as { events: object }).events)).toEqual(
 			expect.arrayContaining(['payroll:FR1001:202612', 'payroll:FR1001:202701']),
 		);
+	});
+
+	it('renaming the node (and a restart) keeps the record: a copy that arrives afterwards starts nothing', async () => {
+		const workflow = new WebhookWorkflow();
+		const request = signedRequest({ id: 'msg_1', body: payrollRun() });
+		expect((await workflow.deliver(request)).items).toHaveLength(1);
+		workflow.nodeName = 'When payroll runs';
+		forgetProcessMemory(); // and n8n restarted: only the stored record knows
+		const again = await workflow.deliver(signedRequest({ id: 'msg_2', body: payrollRun() }));
+		expect(again.items).toBeUndefined();
+		expect(again.status).toBe(200);
 	});
 
 	it('two workflows with the trigger keep separate records', async () => {

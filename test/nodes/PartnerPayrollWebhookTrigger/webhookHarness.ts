@@ -61,6 +61,8 @@ export interface WebhookAnswer {
 export class WebhookWorkflow {
 	staticData: IDataObject = {};
 	readonly trigger = new PartnerPayrollWebhookTrigger();
+	/** The node's name in the workflow (a rename changes it, never its id). */
+	nodeName = node.name;
 
 	constructor(
 		public parameters: IDataObject = {},
@@ -77,7 +79,7 @@ export class WebhookWorkflow {
 		const staticData = JSON.parse(JSON.stringify(this.staticData)) as IDataObject;
 		const parameters = this.parameters;
 		const context = {
-			getNode: () => node,
+			getNode: () => ({ ...node, name: this.nodeName }),
 			getWorkflow: () => ({ id: this.workflowId, name: 'Webhook workflow', active: true }),
 			getMode: () => this.mode,
 			getNodeParameter: (name: string, fallback?: unknown) => {
@@ -94,7 +96,12 @@ export class WebhookWorkflow {
 				readRawBody: async () => undefined,
 			}),
 			getResponseObject: () => response,
-			getWorkflowStaticData: () => staticData,
+			// As n8n keys it: the workflow's under 'global', a node's own under its name.
+			getWorkflowStaticData: (type: 'global' | 'node') => {
+				const key = type === 'global' ? 'global' : `node:${this.nodeName}`;
+				staticData[key] ??= {};
+				return staticData[key];
+			},
 			logger: { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} },
 		} as unknown as IWebhookFunctions;
 		const result = await this.trigger.webhook.call(context);
