@@ -108,7 +108,7 @@ export function newDocumentWatcher(context: IPollFunctions): EventWatcher {
 
 	/**
 	 * Documents that waited for their PDF and left a listing still watched: fired without the file.
-	 * Those of a listing the user stopped watching are not owed any more.
+	 * Those of a listing the user stopped watching wait until it is watched again.
 	 */
 	function goneItems(
 		companyId: string,
@@ -151,8 +151,10 @@ export function newDocumentWatcher(context: IPollFunctions): EventWatcher {
 				[...stillWaiting.sort(byCreation), ...newDocuments],
 				budget,
 			);
-			for (const documentId of Object.keys(waiting)) {
-				if (!listedIds.has(documentId)) delete waiting[documentId];
+			// Gone from a watched listing: fired above. A listing the user stopped watching keeps its
+			// waiting documents for when it is watched again (they were recorded as seen).
+			for (const [documentId, { documentType }] of Object.entries(waiting)) {
+				if (types.includes(documentType) && !listedIds.has(documentId)) delete waiting[documentId];
 			}
 			const waitingCount = Object.keys(waiting).length;
 			if (waitingCount) {

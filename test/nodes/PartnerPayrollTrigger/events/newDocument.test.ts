@@ -204,6 +204,38 @@ describe('newDocument: new documents', () => {
 		expect(await trigger.poll()).toBeNull();
 	}, 30_000);
 
+	it('a waiting PDF survives an edit that stops watching its listing, and fires once it is watched again', async () => {
+		const token = await session.token('GB3001');
+		const both = createTrigger(
+			{ ...GB3001, options: { attachPdf: true } },
+			session.accessToken(token),
+		);
+		await baselineWithout(both, 'gb3001-p45-2026-005');
+		await session.injectFault({
+			path: '/documents/gb3001-p45-2026-005',
+			type: 'status',
+			status: 503,
+			retryAfter: 0,
+			count: 4,
+		});
+		expect(await both.poll()).toBeNull();
+		const lettersOnly = createTrigger(
+			{ ...GB3001, documentTypes: ['autoEnrolment'], options: { attachPdf: true } },
+			session.accessToken(token),
+			{ staticData: snapshot(both.staticData) },
+		);
+		expect(await lettersOnly.poll()).toBeNull();
+		const bothAgain = createTrigger(
+			{ ...GB3001, options: { attachPdf: true } },
+			session.accessToken(token),
+			{ staticData: snapshot(lettersOnly.staticData) },
+		);
+
+		const [[item]] = (await bothAgain.poll())!;
+		expect(item.json).toMatchObject({ documentId: 'gb3001-p45-2026-005', pdfError: null });
+		expect(await bothAgain.poll()).toBeNull();
+	}, 30_000);
+
 	it('a PDF still failing a day after its first failure fires without the file, saying why', async () => {
 		const trigger = await gbTrigger({ options: { attachPdf: true } });
 		await baselineWithout(trigger, 'gb3001-p45-2026-005');
