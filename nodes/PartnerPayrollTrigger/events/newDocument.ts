@@ -80,7 +80,9 @@ export function newDocumentWatcher(context: IPollFunctions): EventWatcher {
 		for (const document of documents) {
 			const item = documentItem(companyId, document);
 			if (!attachPdf) {
+				// Attach PDF turned off while documents waited: they fire now, without a file.
 				items.push(item);
+				delete waiting[document.documentId];
 				continue;
 			}
 			if (budget.isSpent) {

@@ -236,6 +236,31 @@ describe('newDocument: new documents', () => {
 		expect(await bothAgain.poll()).toBeNull();
 	}, 30_000);
 
+	it('documents waiting for their PDF fire once, without a file, when Attach PDF is turned off', async () => {
+		const token = await session.token('GB3001');
+		const withPdf = createTrigger(
+			{ ...GB3001, options: { attachPdf: true } },
+			session.accessToken(token),
+		);
+		await baselineWithout(withPdf, 'gb3001-p45-2026-005');
+		await session.injectFault({
+			path: '/documents/gb3001-p45-2026-005',
+			type: 'status',
+			status: 503,
+			retryAfter: 0,
+			count: 4,
+		});
+		expect(await withPdf.poll()).toBeNull();
+		const withoutPdf = createTrigger({ ...GB3001 }, session.accessToken(token), {
+			staticData: snapshot(withPdf.staticData),
+		});
+
+		const [[item]] = (await withoutPdf.poll())!;
+		expect(item.json.documentId).toBe('gb3001-p45-2026-005');
+		expect(item.binary).toBeUndefined();
+		expect(await withoutPdf.poll()).toBeNull();
+	}, 30_000);
+
 	it('a PDF still failing a day after its first failure fires without the file, saying why', async () => {
 		const trigger = await gbTrigger({ options: { attachPdf: true } });
 		await baselineWithout(trigger, 'gb3001-p45-2026-005');
