@@ -1,3 +1,4 @@
+import { isObject } from '../../shared/objects';
 import { readPerCompany, type PerCompany } from './companies';
 import { MAX_CARRY_OVER_MONTHS, addMonths } from './months';
 
@@ -89,9 +90,7 @@ function isCompanyState(value: unknown): value is CompanyPayrollState {
 		typeof value === 'object' &&
 		value !== null &&
 		isMonthStates(state.months) &&
-		typeof state.fired === 'object' &&
-		state.fired !== null &&
-		!Array.isArray(state.fired) &&
+		isObject(state.fired) &&
 		typeof state.selection === 'string' &&
 		typeof state.lastPolledMonth === 'string' &&
 		(state.pending === undefined || Array.isArray(state.pending)) &&

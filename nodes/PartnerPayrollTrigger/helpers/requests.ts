@@ -3,15 +3,12 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { companyPath } from '../../shared/company';
 import type { Connection } from '../../shared/connection';
 import { failureError } from '../../shared/errors';
+import { isObject } from '../../shared/objects';
 import { apiRequest } from '../../shared/transport';
 import type { DocumentType, ListedDocument } from './documentState';
 import type { PayrollStatusAnswer } from './payrollState';
 
 // The trigger's requests, all through the shared transport (retry on 429/5xx, one error map).
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export async function fetchPayrollStatus(
 	context: IPollFunctions,

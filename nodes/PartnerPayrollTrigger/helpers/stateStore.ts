@@ -1,5 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
+import { isObject } from '../../shared/objects';
+
 // Where the trigger keeps its state: in the workflow's static data, under the node's id. n8n keys a
 // node's own static data by the node's name, so a rename would lose it.
 
@@ -9,9 +11,6 @@ const keyOf = (context: IPollFunctions) => {
 	const node = context.getNode();
 	return `${KEY_PREFIX}${node.id || node.name}`;
 };
-
-const isObject = (value: unknown): value is IDataObject =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** This trigger's stored state, by event (read only: write with `storeEventState`). */
 export function readTriggerState(context: IPollFunctions): IDataObject {

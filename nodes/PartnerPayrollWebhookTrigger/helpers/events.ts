@@ -3,6 +3,7 @@ import { jsonParse, type INode } from 'n8n-workflow';
 
 import { hasControlCharacter } from '../../shared/ids';
 import { normalizeMonth } from '../../shared/month';
+import { isObject } from '../../shared/objects';
 
 // The deliveries' bodies, as the service sends them (real-service facts; the spec shows none):
 // {"type": "payroll.run", "data": {companyId, effectiveDate, payrollMonth: "YYYYMM"}} and
@@ -28,10 +29,6 @@ export interface ServiceEvent {
 
 /** `event` for a known type; `unknownType` for another type (a newer event: not ours to refuse); `problem` for a body that can never be read. */
 export type ReadEvent = { event: ServiceEvent } | { unknownType: string } | { problem: string };
-
-function isObject(value: unknown): value is Record<string, unknown> {
-	return !!value && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** An instant with an explicit offset, as ISO UTC with milliseconds; undefined otherwise. */
 export function utcInstant(text: string): string | undefined {
