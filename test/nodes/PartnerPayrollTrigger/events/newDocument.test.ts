@@ -46,6 +46,17 @@ async function baselineWithout(trigger: TriggerPoller, ...documentIds: string[])
 	forget(trigger, ...documentIds);
 }
 
+/** The P45's PDF answers 503 (a failure that may pass) to its next `attempts` downloads. */
+async function failP45Pdf(attempts: number) {
+	await session.injectFault({
+		path: '/documents/gb3001-p45-2026-005',
+		type: 'status',
+		status: 503,
+		retryAfter: 0,
+		count: attempts,
+	});
+}
+
 function forget(trigger: TriggerPoller, ...documentIds: string[]) {
 	const { seen } = companyState(trigger);
 	for (const documentId of documentIds) seen.splice(seen.indexOf(documentId), 1);
@@ -173,13 +184,7 @@ describe('newDocument: new documents', () => {
 	it('a PDF that fails for now waits for a later poll, blocks nothing, and fires with its file', async () => {
 		const trigger = await gbTrigger({ options: { attachPdf: true } });
 		await baselineWithout(trigger, 'gb3001-p45-2026-005', 'gb3001-ae-2026-001');
-		await session.injectFault({
-			path: '/documents/gb3001-p45-2026-005',
-			type: 'status',
-			status: 503,
-			retryAfter: 0,
-			count: 4,
-		});
+		await failP45Pdf(4); // the bounded attempts of one poll
 		await session.clearRequests();
 
 		const [items] = (await trigger.poll())!;
@@ -211,13 +216,7 @@ describe('newDocument: new documents', () => {
 			session.accessToken(token),
 		);
 		await baselineWithout(both, 'gb3001-p45-2026-005');
-		await session.injectFault({
-			path: '/documents/gb3001-p45-2026-005',
-			type: 'status',
-			status: 503,
-			retryAfter: 0,
-			count: 4,
-		});
+		await failP45Pdf(4); // the bounded attempts of one poll
 		expect(await both.poll()).toBeNull();
 		const lettersOnly = createTrigger(
 			{ ...GB3001, documentTypes: ['autoEnrolment'], options: { attachPdf: true } },
@@ -243,13 +242,7 @@ describe('newDocument: new documents', () => {
 			session.accessToken(token),
 		);
 		await baselineWithout(withPdf, 'gb3001-p45-2026-005');
-		await session.injectFault({
-			path: '/documents/gb3001-p45-2026-005',
-			type: 'status',
-			status: 503,
-			retryAfter: 0,
-			count: 4,
-		});
+		await failP45Pdf(4); // the bounded attempts of one poll
 		expect(await withPdf.poll()).toBeNull();
 		const withoutPdf = createTrigger({ ...GB3001 }, session.accessToken(token), {
 			staticData: snapshot(withPdf.staticData),
@@ -264,14 +257,7 @@ describe('newDocument: new documents', () => {
 	it('a PDF still failing a day after its first failure fires without the file, saying why', async () => {
 		const trigger = await gbTrigger({ options: { attachPdf: true } });
 		await baselineWithout(trigger, 'gb3001-p45-2026-005');
-		const failing = {
-			path: '/documents/gb3001-p45-2026-005',
-			type: 'status',
-			status: 503,
-			retryAfter: 0,
-			count: 8,
-		};
-		await session.injectFault(failing);
+		await failP45Pdf(8); // the attempts of two polls
 		expect(await trigger.poll()).toBeNull();
 		advanceWallClock(24 * 60 * 60 * 1000);
 
