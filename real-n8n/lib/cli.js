@@ -100,14 +100,21 @@ class N8nCli {
 	/**
 	 * `n8n execute-batch`: the workflows run one after the other in one process. Resolves
 	 * {ok, runs: {[id]: run data}, errors: [{workflowId, error}]}; n8n writes the run data of each
-	 * workflow that succeeded as a snapshot, and only a message for each one that failed.
+	 * workflow that succeeded as a snapshot, and only a message for each one that failed. `--retries=0`:
+	 * n8n's default runs each failed workflow once more, which would hide a failure and repeat its writes.
 	 */
 	async executeBatch(ids, options) {
 		const dir = path.join(this.userFolder, 'batch');
 		fs.rmSync(dir, { recursive: true, force: true });
 		fs.mkdirSync(path.join(dir, 'snapshots'), { recursive: true });
 		const summaryFile = path.join(dir, 'summary.json');
-		const args = ['execute-batch', `--ids=${ids.join(',')}`, `--snapshot=${path.join(dir, 'snapshots')}`, `--output=${summaryFile}`];
+		const args = [
+			'execute-batch',
+			`--ids=${ids.join(',')}`,
+			`--snapshot=${path.join(dir, 'snapshots')}`,
+			`--output=${summaryFile}`,
+			'--retries=0',
+		];
 		const result = await this.run(args, options);
 		if (result.timedOut || !fs.existsSync(summaryFile)) throw new N8nCliError(['execute-batch'], result);
 		const summary = JSON.parse(fs.readFileSync(summaryFile, 'utf8'));
