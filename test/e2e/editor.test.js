@@ -183,7 +183,8 @@ describe('OAuth2 credential: Connect in the browser', () => {
 			const response = await route.fetch({ maxRedirects: 0 });
 			const location = new URL(response.headers().location);
 			const state = JSON.parse(Buffer.from(location.searchParams.get('state'), 'base64').toString('utf8'));
-			state.token = `x${state.token.slice(1)}`;
+			// Another first character, whatever the first one was (a token starting with "x" stayed unchanged).
+			state.token = `${state.token.startsWith('x') ? 'y' : 'x'}${state.token.slice(1)}`;
 			location.searchParams.set('state', Buffer.from(JSON.stringify(state)).toString('base64'));
 			return route.fulfill({ response, headers: { ...response.headers(), location: location.toString() } });
 		});
