@@ -203,6 +203,14 @@ async function createQueueCluster({
 			await postgres.stop();
 		},
 
+		/** Ids of the executions of `workflowId` in n8n's database, newest first. */
+		executionIds(workflowId) {
+			const rows = postgres.query(
+				`SELECT id FROM execution_entity WHERE "workflowId" = '${workflowId.replaceAll("'", "''")}' ORDER BY id DESC`,
+			);
+			return rows.split('\n').map((row) => row.trim()).filter(Boolean);
+		},
+
 		/**
 		 * Which instance ran each execution, from the workers' logs ("Worker started execution <id>"):
 		 * { [executionId]: [workerName, ...] } (more than one name would mean it ran twice).

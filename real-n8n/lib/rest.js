@@ -93,11 +93,19 @@ class N8nRest {
 	}
 }
 
-/** n8n's public API (/api/v1) with an API key: the executions of a workflow, with their run data. */
+/**
+ * n8n's public API (/api/v1) with an API key: the executions of a workflow, with their run data.
+ * `executionIds(workflowId)`, when given, says which executions exist (newest first) instead of the
+ * API's list: in queue mode that list leaves out every execution the main still counts as running,
+ * and n8n 2.40.7's main sometimes never hears that a worker finished a job (measured: the first job
+ * of a loaded cluster, finished on the worker and saved as a success, stayed "active" on the main
+ * until it stopped).
+ */
 class N8nPublicApi {
-	constructor(baseUrl, apiKey) {
+	constructor(baseUrl, apiKey, { executionIds } = {}) {
 		this.baseUrl = baseUrl;
 		this.apiKey = apiKey;
+		this.executionIds = executionIds;
 	}
 
 	async get(path) {
@@ -107,8 +115,17 @@ class N8nPublicApi {
 		return JSON.parse(text);
 	}
 
+	/** One execution, with run data when `includeData`. */
+	async execution(id, { includeData = true } = {}) {
+		return this.get(`/executions/${encodeURIComponent(id)}?includeData=${includeData}`);
+	}
+
 	/** Every execution of `workflowId` (newest first), with run data when `includeData`. */
 	async executions(workflowId, { includeData = true } = {}) {
+		if (this.executionIds) {
+			const ids = await this.executionIds(workflowId);
+			return Promise.all(ids.map((id) => this.execution(id, { includeData })));
+		}
 		const all = [];
 		let cursor;
 		do {

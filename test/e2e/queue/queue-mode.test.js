@@ -163,7 +163,9 @@ beforeAll(async () => {
 	await cluster.startAll();
 	rest = new N8nRest(cluster.url);
 	await rest.ensureOwner();
-	api = new N8nPublicApi(cluster.url, await rest.createApiKey('e2e-queue'));
+	api = new N8nPublicApi(cluster.url, await rest.createApiKey('e2e-queue'), {
+		executionIds: cluster.executionIds,
+	});
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {

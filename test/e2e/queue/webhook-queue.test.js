@@ -72,7 +72,9 @@ beforeAll(async () => {
 	await cluster.startAll();
 	const rest = new N8nRest(cluster.url);
 	await rest.ensureOwner();
-	api = new N8nPublicApi(cluster.url, await rest.createApiKey('e2e-queue-webhook'));
+	api = new N8nPublicApi(cluster.url, await rest.createApiKey('e2e-queue-webhook'), {
+		executionIds: cluster.executionIds,
+	});
 	const [webhook1, webhook2] = cluster.webhookProcesses;
 	for (const [name, baseUrl] of [
 		['main', cluster.url],
