@@ -136,6 +136,9 @@ async function createQueueCluster({
 			}
 			await sleep(500);
 		}
+		// Another process answering on this port would look ready too: make sure this one still runs.
+		await sleep(1_000);
+		if (exited) throw new Error(`${spec.name} exited after its readiness check (${JSON.stringify(exited)})`);
 		return spec;
 	}
 
