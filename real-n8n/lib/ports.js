@@ -16,7 +16,7 @@ const RESERVATION_MAX_AGE_MS = 2 * 60 * 60_000;
 const LOWEST_PORT = 20_000;
 const reservedHere = new Set();
 
-function ephemeralRangeStart() {
+function readEphemeralRangeStart() {
 	try {
 		const [low] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/);
 		return Number(low) || 32_768;
@@ -24,6 +24,7 @@ function ephemeralRangeStart() {
 		return 32_768;
 	}
 }
+const HIGHEST_PORT = readEphemeralRangeStart() - 1;
 
 function isAlive(pid) {
 	try {
@@ -76,9 +77,8 @@ function canBind(port) {
 /** A TCP port on 127.0.0.1 that is free now and that no other test process of this machine will be given. */
 async function freePort() {
 	fs.mkdirSync(RESERVATIONS, { recursive: true });
-	const highest = ephemeralRangeStart() - 1;
-	const size = highest - LOWEST_PORT + 1;
-	if (size < 1_000) throw new Error(`The ephemeral port range starts too low (${highest + 1}) for the test ports`);
+	const size = HIGHEST_PORT - LOWEST_PORT + 1;
+	if (size < 1_000) throw new Error(`The ephemeral port range starts too low (${HIGHEST_PORT + 1}) for the test ports`);
 	const start = Math.floor(Math.random() * size);
 	for (let step = 0; step < size; step += 1) {
 		const port = LOWEST_PORT + ((start + step) % size);
@@ -86,7 +86,7 @@ async function freePort() {
 		if (await canBind(port)) return port;
 		// Something outside the tests holds it: keep the reservation so nobody else tries it either.
 	}
-	throw new Error(`No free port between ${LOWEST_PORT} and ${highest}`);
+	throw new Error(`No free port between ${LOWEST_PORT} and ${HIGHEST_PORT}`);
 }
 
 /** True when something accepts connections on 127.0.0.1:port. */

@@ -127,8 +127,8 @@ async function createQueueCluster({
 		let exited = null;
 		child.once('exit', (code, signal) => (exited = { code, signal }));
 		const deadline = Date.now() + WORKER_READY_TIMEOUT_MS;
+		const tail = () => fs.readFileSync(spec.logFile, 'utf8').split('\n').slice(-30).join('\n');
 		while (!(await answers(readinessUrl))) {
-			const tail = () => fs.readFileSync(spec.logFile, 'utf8').split('\n').slice(-30).join('\n');
 			if (exited) throw new Error(`${spec.name} exited early (${JSON.stringify(exited)})\n${tail()}`);
 			if (Date.now() > deadline) {
 				await stopProcessGroup(child);
@@ -138,7 +138,7 @@ async function createQueueCluster({
 		}
 		// Another process answering on this port would look ready too: make sure this one still runs.
 		await sleep(1_000);
-		if (exited) throw new Error(`${spec.name} exited after its readiness check (${JSON.stringify(exited)})`);
+		if (exited) throw new Error(`${spec.name} exited after its readiness check (${JSON.stringify(exited)})\n${tail()}`);
 		return spec;
 	}
 
