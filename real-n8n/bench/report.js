@@ -305,7 +305,7 @@ function markdown({ figures, machine, results, runs, command, durationMs, only }
 	const rows = figures.map((figure) => `| ${[figure.subject, figure.node, figure.http, figure.ratio, figure.goal, figure.met].map(cell).join(' | ')} |`);
 	return `# Benchmarks${only ? ` (the ${only} section only)` : ''}
 
-Written by \`npm run bench\` (scripts/bench/) on ${machine.date}; every number below comes from that run.
+Written by \`npm run bench\` (real-n8n/bench/) on ${machine.date}; every number below comes from that run.
 Each figure is the median of ${runs} runs with the range (min–max) in parentheses, and each goal is a ratio
 against n8n's own HTTP Request node (header auth, the same sandbox, the same n8n process), measured in the
 same run: the machine is shared and noisy, so absolute numbers move between runs and ratios much less.

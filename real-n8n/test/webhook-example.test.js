@@ -20,7 +20,7 @@ const {
 	registerEndpoint,
 	N8nRest,
 	N8nPublicApi,
-} = require('../../real-n8n/lib');
+} = require('../lib');
 
 jest.setTimeout(180_000);
 const SETUP_TIMEOUT_MS = 20 * 60_000; // includes installing n8n when it is missing

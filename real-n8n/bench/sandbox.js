@@ -3,7 +3,7 @@
 // memory sampler), started with its size knobs through its command line, driven by its control endpoints.
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { sandboxControl } = require('../../real-n8n/lib/sandbox');
+const { sandboxControl } = require('../lib/sandbox');
 
 const CLI = path.resolve(__dirname, '..', '..', 'sandbox', 'cli.js');
 const START_TIMEOUT_MS = 30_000;

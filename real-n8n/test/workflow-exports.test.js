@@ -4,8 +4,8 @@
 // n8n-workflow dropped `sleepWithAbort`, which the in-process tests, on n8n-workflow 2.8, never saw.)
 const fs = require('node:fs');
 const path = require('node:path');
-const { repoRoot } = require('../../real-n8n/lib');
-const { n8nRuntime } = require('../../real-n8n/lib/runtimes');
+const { repoRoot } = require('../lib');
+const { n8nRuntime } = require('../lib/runtimes');
 
 function builtFiles(folder) {
 	return fs.readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {

@@ -16,7 +16,7 @@ const {
 	executionError,
 	sandboxControl,
 	listRequests,
-} = require('../../real-n8n/lib');
+} = require('../lib');
 
 jest.setTimeout(180_000);
 

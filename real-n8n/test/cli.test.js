@@ -19,7 +19,7 @@ const {
 	listRequests,
 	companyRecord,
 	listedDocuments,
-} = require('../../real-n8n/lib');
+} = require('../lib');
 
 jest.setTimeout(180_000);
 

@@ -31,7 +31,7 @@ const {
 	nodeItems,
 	binaryBytes,
 	sha256,
-} = require('../../real-n8n/lib');
+} = require('../lib');
 const { startFakeOpenAi } = require('./support/fake-openai');
 
 jest.setTimeout(180_000);

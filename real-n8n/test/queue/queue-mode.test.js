@@ -35,7 +35,7 @@ const {
 	waitForStatusPolls,
 	triggerItems,
 	pollSchedule,
-} = require('../../../real-n8n/lib');
+} = require('../../lib');
 
 const RUNTIME = n8nRuntime();
 const SCHEDULE = pollSchedule(RUNTIME);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 'use strict';
-// `npm run bench:profile`-style helper (node scripts/bench/profile.js [--n8n-version V] [--runs N]):
+// `npm run bench:profile`-style helper (node real-n8n/bench/profile.js [--n8n-version V] [--runs N]):
 // CPU profiles (--cpu-prof) of n8n while it runs 1,000 items through Get Status, once with this
 // package's node and once with the HTTP Request node, each in its own n8n process. Only the samples
 // taken while a workflow ran count (both processes share CLOCK_MONOTONIC). Prints where the time goes.

@@ -9,7 +9,7 @@ const {
 	sandboxControl,
 	startPublishedWebhookTriggers,
 	webhookTriggerItems,
-} = require('../../real-n8n/lib');
+} = require('../lib');
 
 jest.setTimeout(180_000);
 const SETUP_TIMEOUT_MS = 20 * 60_000; // includes installing n8n when it is missing

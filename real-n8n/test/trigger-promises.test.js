@@ -19,7 +19,7 @@ const {
 	nodeItems,
 	binaryBytes,
 	sha256,
-} = require('../../real-n8n/lib');
+} = require('../lib');
 
 const SCHEDULE = pollSchedule();
 jest.setTimeout(SCHEDULE.waitMs(8) + 120_000);

@@ -24,7 +24,7 @@ const {
 	productionPath,
 	registerEndpoint,
 	webhookTriggerItems,
-} = require('../../../real-n8n/lib');
+} = require('../../lib');
 
 const RUNTIME = n8nRuntime();
 const SETUP_TIMEOUT_MS = 25 * 60_000; // includes installing n8n, Redis and Postgres when missing

@@ -20,7 +20,7 @@ const {
 	sha256,
 	sandboxControl,
 	listRequests,
-} = require('../../real-n8n/lib');
+} = require('../lib');
 
 jest.setTimeout(180_000);
 

@@ -19,7 +19,7 @@ const {
 	N8nRest,
 	N8nPublicApi,
 	measureRssRise,
-} = require('../../real-n8n/lib');
+} = require('../lib');
 
 jest.setTimeout(300_000);
 

@@ -15,7 +15,7 @@ const {
 	triggerItems,
 	editAndPublish,
 	storedTriggerState,
-} = require('../../real-n8n/lib');
+} = require('../lib');
 
 const SCHEDULE = pollSchedule();
 jest.setTimeout(SCHEDULE.waitMs(12) + 60_000);

@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { packPackage, declaredTypes } = require('../../real-n8n/lib');
+const { packPackage, declaredTypes } = require('../lib');
 
 // package.json `files` lists these folders of dist/ only: not tsc's copy of package.json (dist/package.json)
 // nor its incremental build state (dist/tsconfig.tsbuildinfo).

@@ -7,7 +7,7 @@
 //   npm start                       the newest supported n8n (see real-n8n/lib/runtimes.js), SQLite
 //   npm start -- --n8n=2.8.4        the pinned older n8n instead (also: PARTNER_PAYROLL_N8N=2.8.4 npm start)
 //   npm run start:queue             queue mode: Redis, Postgres, a main instance and two workers
-//                                   (`node scripts/start.js --queue`)
+//                                   (`node real-n8n/scripts/start.js --queue`)
 //   npm start -- --rate-limit       the sandbox enforces the service's rate limit (50 reads and 20 writes
 //                                   per second per application) and announces it in every answer
 //
@@ -20,7 +20,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const { spawnSync } = require('node:child_process');
-const { startSandbox } = require('../sandbox/server');
+const { startSandbox } = require('../../sandbox/server');
 const {
 	repoRoot,
 	examplesDir,
@@ -46,7 +46,7 @@ const {
 	ensurePayrollCompleted,
 	ensureDebianPackages,
 	createQueueCluster,
-} = require('../real-n8n/lib');
+} = require('../lib');
 
 const QUEUE = process.argv.includes('--queue');
 const RATE_LIMIT = process.argv.includes('--rate-limit');

@@ -23,7 +23,7 @@ const {
 	partnerPayrollNode,
 	chainWorkflow,
 	nodeItems,
-} = require('../../real-n8n/lib');
+} = require('../lib');
 
 jest.setTimeout(180_000);
 

@@ -17,7 +17,7 @@ const {
 	nodeItems,
 	binaryBytes,
 	sha256,
-} = require('../../real-n8n/lib');
+} = require('../lib');
 
 jest.setTimeout(180_000);
 
@@ -33,10 +33,10 @@ const examples = fs
 	.filter((file) => file.endsWith('.json'))
 	.map((file) => JSON.parse(fs.readFileSync(path.join(examplesDir, file), 'utf8')));
 // Imported like the others but not executed here: "Ask about payroll" starts from a chat message and
-// needs a language model whose credential the user fills in. test/e2e/agent.test.js runs it with a
+// needs a language model whose credential the user fills in. real-n8n/test/agent.test.js runs it with a
 // local fake model instead.
 const NEEDS_A_MODEL = new Set(['ex4AskAboutPayroll']);
-// Started by deliveries and polls only, never "Execute workflow": test/e2e/webhook-example.test.js runs it.
+// Started by deliveries and polls only, never "Execute workflow": real-n8n/test/webhook-example.test.js runs it.
 const STARTED_BY_EVENTS = new Set([DEMO_WEBHOOK.workflowId]);
 const executed = examples.filter(
 	(example) => !NEEDS_A_MODEL.has(example.id) && !STARTED_BY_EVENTS.has(example.id),

@@ -13,7 +13,7 @@ const EXECUTION_TIMEOUT_MS = 180_000;
 /** The real-n8n library, with the n8n version chosen before it is loaded (it reads E2E_N8N when it has a choice). */
 function loadRealN8nLibrary(n8nVersion) {
 	if (n8nVersion) process.env.E2E_N8N = n8nVersion;
-	return require('../../real-n8n/lib');
+	return require('../lib');
 }
 
 /** The n8n version that runs (the matrix entry the library selected), and its HTTP Request node's version. */

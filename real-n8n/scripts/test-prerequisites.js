@@ -1,29 +1,17 @@
 #!/usr/bin/env node
 'use strict';
-// First step of `npm test`: everything the test suites need beyond `npm install`, installed when missing,
-// so that the README's test command works on a fresh machine by itself.
+// First step of the lab's tests (`npm run test:n8n`): everything the real-n8n suites need beyond
+// `npm install`, installed when missing, so that the command works on a fresh machine by itself.
 // - Debian packages: chromium (editor and OAuth2 tests), redis-server and postgresql (queue mode), with
 //   apt-get as root; otherwise it stops at once with the one command to run.
 // - Every n8n version of the matrix (real-n8n/lib/runtimes.js), from its committed recipe, side by side (each
 //   logs to <install folder>/install.log); nothing to do when already installed.
-const fs = require('node:fs');
-const path = require('node:path');
-const { RUNTIMES, ensureDebianPackages, ensureN8nInstalled, isN8nInstalled } = require('../real-n8n/lib');
+const { RUNTIMES, ensureDebianPackages, ensureN8nInstalled, isN8nInstalled } = require('../lib');
 
 const DEBIAN_PACKAGES = ['chromium', 'redis-server', 'postgresql'];
 
-async function installN8n(runtime) {
-	fs.mkdirSync(runtime.installDir, { recursive: true });
-	const logFile = path.join(runtime.installDir, 'install.log');
-	const fd = fs.openSync(logFile, 'w');
-	try {
-		await ensureN8nInstalled(runtime, { stdio: fd, log: (message) => console.log(`[n8n ${runtime.n8nVersion}] ${message}`) });
-	} catch (error) {
-		const tail = fs.readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n');
-		throw new Error(`${error.message}\n--- ${logFile} (end) ---\n${tail}`);
-	} finally {
-		fs.closeSync(fd);
-	}
+function installN8n(runtime) {
+	return ensureN8nInstalled(runtime, { log: (message) => console.log(`[n8n ${runtime.n8nVersion}] ${message}`) });
 }
 
 async function main() {
@@ -31,7 +19,7 @@ async function main() {
 	try {
 		ensureDebianPackages(DEBIAN_PACKAGES, { log: (message) => console.log(`[debian] ${message}`) });
 	} catch (error) {
-		console.error(`\nnpm test needs more than npm install: ${error.message}\n`);
+		console.error(`\nThe lab's tests need more than npm install: ${error.message}\n`);
 		process.exit(1);
 	}
 	const missing = RUNTIMES.filter((runtime) => !isN8nInstalled(runtime));

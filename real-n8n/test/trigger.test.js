@@ -12,7 +12,7 @@ const {
 	statusPollsOf,
 	waitForStatusPolls,
 	triggerItems,
-} = require('../../real-n8n/lib');
+} = require('../lib');
 
 const SCHEDULE = pollSchedule();
 // Polls that must pass without a new execution before "nothing more fired" is believed.

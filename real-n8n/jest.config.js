@@ -1,0 +1,34 @@
+// The lab's suites: the end-to-end suites inside a real n8n, once per version of the compatibility matrix
+// (lib/runtimes.js), and queue mode (main, two workers, Redis, Postgres) in the newest n8n. They run the
+// built package (`npm run build` at the repository's root), packed and installed as a community package.
+const { RUNTIMES, n8nRuntime } = require('./lib/runtimes');
+
+const QUEUE_TESTS = '<rootDir>/test/queue/';
+// The version recipes are package.json files too: jest must not see two packages of one name.
+const modulePathIgnorePatterns = ['<rootDir>/n8n/', '<rootDir>/n8n-newest/'];
+const project = (options) => ({ testEnvironment: 'node', modulePathIgnorePatterns, ...options });
+
+/** The end-to-end suites in one n8n version: E2E_N8N tells lib/ which one. */
+const e2eProject = (runtime) =>
+	project({
+		displayName: runtime.projectName('e2e'),
+		testMatch: ['<rootDir>/test/**/*.test.js'],
+		testPathIgnorePatterns: ['/node_modules/', QUEUE_TESTS],
+		setupFiles: [`<rootDir>/test/support/n8n-${runtime.label}.js`],
+	});
+
+module.exports = {
+	// Two test files at a time, also on 2 cores: the suites spend most of their time waiting for n8n's poll
+	// schedule (a minute in the newest n8n), not computing.
+	maxWorkers: 2,
+	// n8n's child processes are stopped by each suite; a stray keep-alive socket must not hold jest open.
+	forceExit: true,
+	projects: [
+		...RUNTIMES.map(e2eProject),
+		project({
+			displayName: n8nRuntime('newest').projectName('queue'),
+			testMatch: [`${QUEUE_TESTS}**/*.test.js`],
+			setupFiles: ['<rootDir>/test/support/n8n-newest.js'],
+		}),
+	],
+};
