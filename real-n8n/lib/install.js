@@ -10,6 +10,8 @@ const { n8nRuntime } = require('./runtimes');
 const RECIPE_FILES = ['package.json', 'package-lock.json', '.npmrc'];
 const INSTALL_TIMEOUT_MS = 30 * 60_000;
 const PROGRESS_EVERY_MS = 30_000;
+// --loglevel=http: one log line per package download, which the progress line counts.
+const INSTALL_FLAGS = ['--no-audit', '--no-fund', '--loglevel=http'];
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -44,23 +46,25 @@ function npmEnvForInstallDir(runtime) {
 	return env;
 }
 
-/** How many packages npm has unpacked so far (top-level folders, scoped ones counted inside their scope). */
-function packagesSoFar(runtime) {
-	const modules = path.join(runtime.installDir, 'node_modules');
-	if (!fs.existsSync(modules)) return 0;
-	return fs.readdirSync(modules).reduce((sum, name) => {
-		if (name.startsWith('.')) return sum;
-		if (!name.startsWith('@')) return sum + 1;
-		return sum + fs.readdirSync(path.join(modules, name)).length;
-	}, 0);
+/** How many packages the recipe's lock file lists (optional ones for other platforms included). */
+function packagesInRecipe(runtime) {
+	const lock = JSON.parse(fs.readFileSync(path.join(runtime.recipeDir, 'package-lock.json'), 'utf8'));
+	return Object.keys(lock.packages ?? {}).filter((key) => key.includes('node_modules/')).length;
+}
+
+/** How many package downloads npm has logged so far (with --loglevel=http npm logs one line per tarball, fetched or from its cache). */
+function packagesFetched(runtime) {
+	if (!fs.existsSync(installLog(runtime))) return 0;
+	return fs.readFileSync(installLog(runtime), 'utf8').match(/^npm http (fetch GET 200|cache) .*\.tgz/gm)?.length ?? 0;
 }
 
 /** A line every PROGRESS_EVERY_MS while `work` runs, so a long install never looks stuck. */
 async function withProgress(runtime, log, work) {
 	const started = Date.now();
+	const total = packagesInRecipe(runtime);
 	const timer = setInterval(() => {
 		const seconds = Math.round((Date.now() - started) / 1000);
-		log(`... still installing n8n ${runtime.n8nVersion}: ${seconds} s, ${packagesSoFar(runtime)} packages so far`);
+		log(`... still installing n8n ${runtime.n8nVersion}: ${seconds} s, ${packagesFetched(runtime)} of about ${total} packages fetched`);
 	}, PROGRESS_EVERY_MS);
 	try {
 		return await work();
@@ -140,13 +144,13 @@ async function ensureN8nInstalled(runtime = n8nRuntime(), { log = console.log } 
 		try {
 			await withProgress(runtime, log, async () => {
 				if (runtime.install === 'ignore-scripts-then-rebuild-sqlite3') {
-					await runNpm(runtime, ['install', '--no-audit', '--no-fund', '--ignore-scripts'], logFd);
+					await runNpm(runtime, ['install', ...INSTALL_FLAGS, '--ignore-scripts'], logFd);
 					await runNpm(runtime, ['rebuild', 'sqlite3', '--ignore-scripts=false'], logFd, {
 						...runtime.pathEnv(),
 						npm_config_nodedir: path.dirname(runtime.nodeBinDir),
 					});
 				} else {
-					await runNpm(runtime, ['install', '--no-audit', '--no-fund', '--ignore-scripts=false'], logFd);
+					await runNpm(runtime, ['install', ...INSTALL_FLAGS, '--ignore-scripts=false'], logFd);
 				}
 			});
 			if (!fs.existsSync(runtime.n8nBin)) throw new Error(`npm install did not create ${runtime.n8nBin}`);
