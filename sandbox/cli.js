@@ -6,6 +6,7 @@
 const fs = require('node:fs');
 const crypto = require('node:crypto');
 const { startSandbox } = require('./server');
+const { createStateFile } = require('./state-file');
 const { loadClients } = require('./clients');
 const { COMPANIES } = require('./seed');
 const { API_SCOPES, parseScopes } = require('./scopes');
@@ -18,10 +19,11 @@ const USAGE = `Usage: node sandbox/cli.js [options]
   --payment-file-bytes N   minimum size of every payment file (padded deterministically)
   --listed-documents N     exact number of documents of GB3001's income-tax listing (each a real PDF)
   --tokens-file PATH       JSON [{"token","companyId","scopes":[...],"clientId"?,"kind"?}] of fixed tokens
+  --state-file PATH        keep issued tokens and registered webhook endpoints in PATH across restarts
   --json                   print the startup information as one JSON line
   --help                   this text`;
 
-const VALUE_OPTIONS = { '--port': 'port', '--host': 'host', '--storage-port': 'storagePort', '--accounting-lines': 'accountingLines', '--payment-file-bytes': 'paymentFileBytes', '--listed-documents': 'listedDocuments', '--tokens-file': 'tokensFile' };
+const VALUE_OPTIONS = { '--port': 'port', '--host': 'host', '--storage-port': 'storagePort', '--accounting-lines': 'accountingLines', '--payment-file-bytes': 'paymentFileBytes', '--listed-documents': 'listedDocuments', '--tokens-file': 'tokensFile', '--state-file': 'stateFile' };
 const INTEGER_OPTIONS = ['port', 'storagePort', 'accountingLines', 'paymentFileBytes', 'listedDocuments'];
 
 function fail(message) {
@@ -69,24 +71,34 @@ function readTokensFile(file) {
   return tokens;
 }
 
-/** Tokens of the file, plus a generated token (all five scopes, default client) for every other company. */
-function startupTokens(fileTokens, defaultClientId) {
-  const covered = new Set(fileTokens
-    .filter((token) => (token.kind || 'oauth') === 'oauth' && (token.clientId || defaultClientId) === defaultClientId)
+const isDefaultClientToken = (token, defaultClientId) =>
+  (token.kind || 'oauth') === 'oauth' && (token.clientId || defaultClientId) === defaultClientId;
+
+/**
+ * Tokens of the tokens file; then, for every other company, its default-client token saved in the state
+ * file (so the printed token stays the same across restarts), else a generated one (all five scopes).
+ */
+function startupTokens(fileTokens, savedTokens, defaultClientId) {
+  const coveredBy = (tokens) => new Set(tokens
+    .filter((token) => isDefaultClientToken(token, defaultClientId))
     .map((token) => token.companyId));
+  const fromFile = coveredBy(fileTokens);
+  const kept = savedTokens.filter((token) => isDefaultClientToken(token, defaultClientId) && !fromFile.has(token.companyId)
+    && COMPANIES.some((company) => company.id === token.companyId))
+    .map(({ token, companyId, scopes, clientId }) => ({ token, companyId, scopes, clientId }));
+  const covered = coveredBy([...fileTokens, ...kept]);
   const generated = COMPANIES.filter((company) => !covered.has(company.id)).map((company) => ({
     token: `sbx_${crypto.randomBytes(24).toString('base64url')}`,
     companyId: company.id,
     scopes: [...API_SCOPES],
     clientId: defaultClientId,
   }));
-  return [...fileTokens, ...generated];
+  return [...fileTokens, ...kept, ...generated];
 }
 
 function describe(sandbox, defaultClient, tokens) {
   const companyTokens = COMPANIES.map((company) => {
-    const token = tokens.find((candidate) => candidate.companyId === company.id
-      && (candidate.kind || 'oauth') === 'oauth' && (candidate.clientId || defaultClient.clientId) === defaultClient.clientId);
+    const token = tokens.find((candidate) => candidate.companyId === company.id && isDefaultClientToken(candidate, defaultClient.clientId));
     return { companyId: company.id, name: company.name, country: company.country, token: token.token, scopes: parseScopes(token.scopes) };
   });
   return {
@@ -130,7 +142,13 @@ async function main() {
   const args = parseArgs(process.argv.slice(2), process.env);
   const clients = loadClients();
   const defaultClient = clients.get(clients.defaultClientId);
-  const tokens = startupTokens(args.tokensFile ? readTokensFile(args.tokensFile) : [], defaultClient.clientId);
+  let savedTokens = [];
+  try {
+    if (args.stateFile) savedTokens = createStateFile(args.stateFile).load().tokens;
+  } catch (error) {
+    fail(error.message);
+  }
+  const tokens = startupTokens(args.tokensFile ? readTokensFile(args.tokensFile) : [], savedTokens, defaultClient.clientId);
   let sandbox = null;
   // Installed before anything is printed: whoever reads the banner may signal right away.
   const stop = (signal) => {
@@ -148,6 +166,7 @@ async function main() {
       paymentFileBytes: args.paymentFileBytes,
       listedDocuments: args.listedDocuments,
       initialTokens: tokens,
+      stateFile: args.stateFile,
     });
   } catch (error) {
     fail(`Cannot start the sandbox: ${error.message}`);

@@ -11,6 +11,7 @@ const { jsonReply, writeReply, writeTruncatedReply, readRequestBody, BodyTooLarg
 const { loadClients } = require('./clients');
 const { COMPANIES, findCompany } = require('./seed');
 const { createTokenStore } = require('./tokens');
+const { createStateFile } = require('./state-file');
 const { createCompanyState } = require('./state');
 const {
   createFaultList,
@@ -56,6 +57,9 @@ function underPrefix(path, prefix) {
   return path.startsWith(`${prefix}/`) ? path.slice(prefix.length) : null;
 }
 
+/** What a state file keeps of a token: the record without what the client registry gives. */
+const savedToken = ({ token, companyId, clientId, scopes, kind, createdAt }) => ({ token, companyId, clientId, scopes, kind, createdAt });
+
 function originFor(host, port) {
   const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
@@ -71,6 +75,7 @@ async function startSandbox(options = {}) {
     initialTokens = [],
     rateLimits,
     storagePort = 0,
+    stateFile,
   } = options;
   const startKnobs = {
     accountingLines: sizeKnob('accountingLines', options.accountingLines),
@@ -79,12 +84,18 @@ async function startSandbox(options = {}) {
   };
   const knobs = { ...startKnobs };
   const clients = loadClients({ clients: clientList, clientsFile });
-  const tokens = createTokenStore({ clients, companyExists: (id) => Boolean(findCompany(id)) });
+  const savedState = stateFile ? createStateFile(stateFile) : null;
+  // Off while the start loads what was saved: one save once everything is in.
+  let persisting = false;
+  const persist = () => {
+    if (persisting) savedState.save({ tokens: tokens.list().map(savedToken), webhookEndpoints: webhooks.list() });
+  };
+  const tokens = createTokenStore({ clients, companyExists: (id) => Boolean(findCompany(id)), onChange: persist });
   const companyState = createCompanyState();
   const faults = createFaultList();
   const requestLog = createRequestLog();
   const rateLimiter = createRateLimiter(rateLimits);
-  const webhooks = createWebhooks();
+  const webhooks = createWebhooks({}, { onChange: persist });
   const authServer = createAuthServer({ clients, companies: COMPANIES, tokens, codeTtlMs, basePath: AUTH_PREFIX });
   const resourceServer = createResourceServer({ tokens, companyState, rateLimiter, knobs });
   const seedView = createSeedView({ knobs, clients });
@@ -130,7 +141,26 @@ async function startSandbox(options = {}) {
     reset,
   });
 
+  if (savedState) restoreSavedState(savedState.load());
+  // After the saved tokens, so that a given token wins over a saved one of the same company and client.
   loadInitialTokens();
+  if (savedState) {
+    persisting = true;
+    persist();
+  }
+
+  /** A saved token whose company or client is no longer known is dropped, with a warning (never its value). */
+  function restoreSavedState(saved) {
+    for (const token of saved.tokens) {
+      try {
+        tokens.restore(token);
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error;
+        console.warn(`[sandbox] state file ${savedState.file}: a saved token of ${token.companyId} is dropped: ${error.message}`);
+      }
+    }
+    webhooks.restore(saved.webhookEndpoints);
+  }
 
   const shutdown = new AbortController();
   let urls = null;

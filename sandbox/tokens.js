@@ -19,7 +19,8 @@ function maskSecret(value) {
   return text.length >= 12 ? `…${text.slice(-4)}` : '…';
 }
 
-function createTokenStore({ clients, companyExists }) {
+/** `onChange()` is called after every change (a state file saves the tokens then). */
+function createTokenStore({ clients, companyExists, onChange = () => {} }) {
   const byToken = new Map();
 
   function checkedScopes(scopes, allowed, owner) {
@@ -30,7 +31,18 @@ function createTokenStore({ clients, companyExists }) {
   }
 
   /** Creates a token (or registers the given `token` value). Returns the stored record. */
-  function issue({ token, companyId, scopes, clientId, kind = 'oauth' } = {}) {
+  function issue(fields) {
+    const record = store(fields, new Date().toISOString());
+    onChange();
+    return record;
+  }
+
+  /** A token saved by a previous run, under the same rules, with its creation date. */
+  function restore(saved) {
+    return store(saved, saved && typeof saved.createdAt === 'string' ? saved.createdAt : new Date().toISOString());
+  }
+
+  function store({ token, companyId, scopes, clientId, kind = 'oauth' } = {}, createdAt) {
     if (!TOKEN_KINDS.includes(kind)) throw new InputError(`kind must be one of ${TOKEN_KINDS.join(', ')}`);
     if (!companyExists(companyId)) throw new InputError(`Unknown companyId "${companyId}"`);
     if (token !== undefined && (typeof token !== 'string' || !/^[\x21-\x7e]+$/.test(token))) {
@@ -41,14 +53,14 @@ function createTokenStore({ clients, companyExists }) {
       const client = clients.get(clientId || clients.defaultClientId);
       if (!client) throw new InputError(`Unknown clientId "${clientId}"`);
       const grantedScopes = checkedScopes(scopes, client.allowedScopes, `client ${client.clientId}`);
-      revokeFor(companyId, client.clientId);
+      deleteOAuthTokens(companyId, client.clientId);
       record = { companyId, clientId: client.clientId, scopes: grantedScopes, kind, partner: client.partner };
     } else {
       const grantedScopes = checkedScopes(scopes, KNOWN_SCOPES, 'company API keys');
       record = { companyId, clientId: null, scopes: grantedScopes, kind, partner: false };
     }
     record.token = token || generateToken(kind);
-    record.createdAt = new Date().toISOString();
+    record.createdAt = createdAt;
     byToken.set(record.token, Object.freeze(record));
     return byToken.get(record.token);
   }
@@ -58,11 +70,19 @@ function createTokenStore({ clients, companyExists }) {
   }
 
   function revokeToken(token) {
-    return byToken.delete(token) ? 1 : 0;
+    if (!byToken.delete(token)) return 0;
+    onChange();
+    return 1;
   }
 
   /** Revokes the OAuth token(s) of a company for a client. */
   function revokeFor(companyId, clientId) {
+    const count = deleteOAuthTokens(companyId, clientId);
+    if (count > 0) onChange();
+    return count;
+  }
+
+  function deleteOAuthTokens(companyId, clientId) {
     let count = 0;
     for (const record of byToken.values()) {
       if (record.kind === 'oauth' && record.companyId === companyId && record.clientId === clientId) {
@@ -79,9 +99,10 @@ function createTokenStore({ clients, companyExists }) {
 
   function clear() {
     byToken.clear();
+    onChange();
   }
 
-  return { issue, find, revokeToken, revokeFor, list, clear };
+  return { issue, restore, find, revokeToken, revokeFor, list, clear };
 }
 
 module.exports = { createTokenStore, maskSecret, TOKEN_KINDS };

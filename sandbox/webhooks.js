@@ -62,8 +62,9 @@ function checkedMs(value, name) {
   return value;
 }
 
-function createWebhooks(options = {}) {
-  const startSettings = { ...DEFAULT_SETTINGS, ...options };
+/** `settingsOverrides`: as configure() takes them. `onChange()` is called after every change of the endpoints. */
+function createWebhooks(settingsOverrides = {}, { onChange = () => {} } = {}) {
+  const startSettings = { ...DEFAULT_SETTINGS, ...settingsOverrides };
   let settings = { ...startSettings };
   let endpoints = [];
   let messages = [];
@@ -98,7 +99,21 @@ function createWebhooks(options = {}) {
     const endpoint = { id: `ep_${nextEndpoint}`, url: parsed.toString(), secret: checkedSecret(secret), headers, previousSecrets: [] };
     nextEndpoint += 1;
     endpoints.push(endpoint);
+    onChange();
     return view(endpoint);
+  }
+
+  /** Endpoints saved by a previous run (as list() gives them), same ids; before any other endpoint. */
+  function restore(saved) {
+    for (const { id, url, secret, headers, previousSecrets = [] } of saved) {
+      const number = /^ep_(\d+)$/.exec(id);
+      if (!number || typeof url !== 'string' || !SECRET_SHAPE.test(secret) || !['svix', 'webhook'].includes(headers)) {
+        throw new InputError(`Saved webhook endpoint ${JSON.stringify(id)} is malformed`);
+      }
+      const rotated = previousSecrets.map((previous) => ({ secret: previous.secret, until: Date.parse(previous.until) }));
+      endpoints.push({ id, url, secret, headers, previousSecrets: rotated });
+      nextEndpoint = Math.max(nextEndpoint, Number(number[1]) + 1);
+    }
   }
 
   /** A new secret; the previous one keeps signing for the rotation overlap. */
@@ -107,6 +122,7 @@ function createWebhooks(options = {}) {
     const next = checkedSecret(secret);
     endpoint.previousSecrets.push({ secret: endpoint.secret, until: Date.now() + settings.rotationOverlapMs });
     endpoint.secret = next;
+    onChange();
     return view(endpoint);
   }
 
@@ -230,10 +246,12 @@ function createWebhooks(options = {}) {
     attempts = [];
     nextEndpoint = 1;
     settings = { ...startSettings };
+    onChange();
   }
 
   return {
     register,
+    restore,
     rotate,
     configure,
     send,

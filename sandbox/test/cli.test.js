@@ -95,3 +95,26 @@ test('--help exits 0; an unknown option or a bad number exits 2 with the usage',
     expect(result.stderr).toContain('Usage:');
   }
 });
+
+test('--state-file: the printed tokens and a registered webhook endpoint are the same after a restart', async () => {
+  const stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-cli-state-')), 'state.json');
+  const args = ['--port', '0', '--json', '--tokens-file', tokensFile, '--state-file', stateFile];
+  const first = startCli(args);
+  const before = JSON.parse(await first.ready);
+  await fetch(`${before.controlUrl}/webhooks`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ url: 'http://127.0.0.1:9/hook' }) });
+  first.child.kill('SIGTERM');
+  expect((await first.exited).code).toBe(0);
+
+  const second = startCli(args);
+  const after = JSON.parse(await second.ready);
+  try {
+    expect(after.tokens).toEqual(before.tokens);
+    const es = after.tokens.find((entry) => entry.companyId === 'ES2001').token;
+    expect((await fetch(`${after.apiBaseUrl}/companies/ES2001`, { headers: { Authorization: `Bearer ${es}` } })).status).toBe(200);
+    const endpoints = await (await fetch(`${after.controlUrl}/webhooks`)).json();
+    expect(endpoints.map((endpoint) => endpoint.url)).toEqual(['http://127.0.0.1:9/hook']);
+  } finally {
+    second.child.kill('SIGTERM');
+    await second.exited;
+  }
+}, 20000);
