@@ -34,7 +34,8 @@ function parseArgs(argv) {
 		if (flag === '--runs') options.runs = Number(value());
 		else if (flag === '--n8n-version') options.n8nVersion = value();
 		else if (flag === '--no-build') options.build = false;
-		else if (flag === '--output') options.output = path.resolve(value());
+		// npm runs the bench in real-n8n/; a relative --output means the folder the command was typed in.
+		else if (flag === '--output') options.output = path.resolve(process.env.INIT_CWD ?? process.cwd(), value());
 		else if (flag === '--only') options.only = value();
 		else if (flag === '--help') {
 			console.log(USAGE);
