@@ -55,6 +55,10 @@ async function readOAuthFields(req, options) {
   }
 }
 
+/**
+ * `companies()`: the company directory the consent page offers. A `company_hint` query parameter (a sandbox
+ * convenience, not in the API contract) preselects one of them; the person can still pick another.
+ */
 function createAuthServer({ clients, companies, tokens, codeTtlMs, basePath }) {
   const codes = new Map();
 
@@ -93,8 +97,12 @@ function createAuthServer({ clients, companies, tokens, codeTtlMs, basePath }) {
   }
 
   function showConsent(url) {
-    const request = checkAuthorizationRequest(firstValues(url.searchParams));
-    return htmlReply(200, consentPage({ ...request, companies, action: `${basePath}/authorize` }), { 'Cache-Control': 'no-store' });
+    const query = firstValues(url.searchParams);
+    const request = checkAuthorizationRequest(query);
+    // A hint that names no company served selects nothing: the page opens as without it.
+    const selectedCompanyId = query.fields.company_hint || null;
+    const page = consentPage({ ...request, companies: companies().list, selectedCompanyId, action: `${basePath}/authorize` });
+    return htmlReply(200, page, { 'Cache-Control': 'no-store' });
   }
 
   async function decideConsent(req) {
@@ -109,7 +117,7 @@ function createAuthServer({ clients, companies, tokens, codeTtlMs, basePath }) {
     const { company_id: companyId, decision } = body.fields;
     if (decision === 'refuse') throw request.fail('access_denied', 'The company administrator refused access');
     if (decision !== 'accept') throw htmlErrorPage(400, 'Invalid consent form', 'Choose Accept or Refuse.');
-    if (!companies.some((company) => company.id === companyId)) throw htmlErrorPage(400, 'Unknown company', `No company "${companyId}".`);
+    if (!companies().has(companyId)) throw htmlErrorPage(400, 'Unknown company', `No company "${companyId}".`);
     const code = crypto.randomBytes(24).toString('base64url');
     purgeExpiredCodes();
     codes.set(code, {

@@ -18,13 +18,14 @@ const USAGE = `Usage: node sandbox/cli.js [options]
   --accounting-lines N     exact number of lines of every accounting export (CSV and v2)
   --payment-file-bytes N   minimum size of every payment file (padded deterministically)
   --listed-documents N     exact number of documents of GB3001's income-tax listing (each a real PDF)
+  --generated-companies N  add N generated companies after the four seeded ones (FR5001, ES6001, GB7001, FR5002...)
   --tokens-file PATH       JSON [{"token","companyId","scopes":[...],"clientId"?,"kind"?}] of fixed tokens
   --state-file PATH        keep issued tokens and registered webhook endpoints in PATH across restarts
   --json                   print the startup information as one JSON line
   --help                   this text`;
 
-const VALUE_OPTIONS = { '--port': 'port', '--host': 'host', '--storage-port': 'storagePort', '--accounting-lines': 'accountingLines', '--payment-file-bytes': 'paymentFileBytes', '--listed-documents': 'listedDocuments', '--tokens-file': 'tokensFile', '--state-file': 'stateFile' };
-const INTEGER_OPTIONS = ['port', 'storagePort', 'accountingLines', 'paymentFileBytes', 'listedDocuments'];
+const VALUE_OPTIONS = { '--port': 'port', '--host': 'host', '--storage-port': 'storagePort', '--accounting-lines': 'accountingLines', '--payment-file-bytes': 'paymentFileBytes', '--listed-documents': 'listedDocuments', '--generated-companies': 'generatedCompanies', '--tokens-file': 'tokensFile', '--state-file': 'stateFile' };
+const INTEGER_OPTIONS = ['port', 'storagePort', 'accountingLines', 'paymentFileBytes', 'listedDocuments', 'generatedCompanies'];
 
 function fail(message) {
   process.stderr.write(`${message}\n\n${USAGE}\n`);
@@ -113,6 +114,7 @@ function describe(sandbox, defaultClient, tokens) {
       allowedScopes: defaultClient.allowedScopes,
     },
     tokens: companyTokens,
+    generatedCompanies: sandbox.seed.companyIds.length - COMPANIES.length,
   };
 }
 
@@ -133,6 +135,10 @@ function printText(info) {
     `Ready-to-use tokens (client ${info.defaultClient.clientId})`,
     ...info.tokens.map((entry) => `  ${entry.companyId}  ${entry.name} (${entry.country})\n          ${entry.token}\n          scopes: ${entry.scopes.join(' ')}`),
     '',
+    ...(info.generatedCompanies > 0
+      ? [`Generated companies: ${info.generatedCompanies} after the seeded ones, ids in turn FR5001, ES6001, GB7001, FR5002, ...`,
+        `  tokens for many companies at once: POST ${info.controlUrl}/tokens with an array`, '']
+      : []),
     'Stop with Ctrl+C.',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
@@ -165,6 +171,7 @@ async function main() {
       accountingLines: args.accountingLines,
       paymentFileBytes: args.paymentFileBytes,
       listedDocuments: args.listedDocuments,
+      generatedCompanies: args.generatedCompanies,
       initialTokens: tokens,
       stateFile: args.stateFile,
     });

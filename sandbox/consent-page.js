@@ -20,14 +20,18 @@ function hiddenInput(name, value) {
 
 /**
  * `forwarded` holds the original authorization parameters (only those that were sent) so the POST carries
- * them back; the server validates them again rather than trusting the form.
+ * them back; the server validates them again rather than trusting the form. `selectedCompanyId` (or null:
+ * the first company) is the option selected when the page opens.
  */
-function consentPage({ client, scopes, companies, forwarded, action }) {
+function consentPage({ client, scopes, companies, selectedCompanyId, forwarded, action }) {
   const scopeItems = scopes.length
     ? scopes.map((scope) => `<li><code>${escapeHtml(scope)}</code> ${escapeHtml(SCOPE_LABELS[scope] || '')}</li>`).join('\n')
     : '<li>No scope: company record and payroll status only</li>';
   const options = companies
-    .map((company) => `<option value="${escapeHtml(company.id)}">${escapeHtml(`${company.name} (${company.id}, ${company.country})`)}</option>`)
+    .map((company) => {
+      const selected = company.id === selectedCompanyId ? ' selected' : '';
+      return `<option value="${escapeHtml(company.id)}"${selected}>${escapeHtml(`${company.name} (${company.id}, ${company.country})`)}</option>`;
+    })
     .join('\n');
   const hidden = Object.entries(forwarded).map(([name, value]) => hiddenInput(name, value)).join('\n');
   return `<!DOCTYPE html>

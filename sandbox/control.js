@@ -5,7 +5,7 @@
 const { apiError, InputError } = require('./errors');
 const { jsonReply, emptyReply, readRequestBody, BodyTooLargeError } = require('./http-util');
 const { createRouter } = require('./router');
-const { maskSecret } = require('./tokens');
+const { maskSecret, issuedTokenView } = require('./tokens');
 
 /** JSON body whatever the Content-Type (so `curl -d '{...}'` works); empty body -> {}. */
 async function readJson(req) {
@@ -56,7 +56,10 @@ function createControl({ tokens, companyState, faults, requestLog, rateLimiter, 
     { method: 'POST', path: '/payroll-status', handler: async (req) => jsonReply(200, switchPayrollStatus(companyState, webhooks, await readJson(req))) },
     { method: 'GET', path: '/tokens', handler: (req, url) => jsonReply(200, tokens.list(url.searchParams.get('companyId')).map(tokenView)) },
     { method: 'POST', path: '/tokens', handler: async (req) => {
-      const issued = tokens.issue(await readJson(req));
+      const body = await readJson(req);
+      // An array issues many tokens at once (hundreds of companies of one partner), all or none.
+      if (Array.isArray(body)) return jsonReply(201, tokens.issueMany(body).map(issuedTokenView));
+      const issued = tokens.issue(body);
       return jsonReply(201, { access_token: issued.token, token_type: 'bearer' });
     } },
     { method: 'POST', path: '/tokens/revoke', handler: async (req) => {

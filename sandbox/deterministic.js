@@ -1,6 +1,6 @@
 'use strict';
-// Deterministic pseudo-randomness (seeded by text) and a small bounded cache. Seed data must be identical on
-// every run, so nothing in the seed uses Math.random.
+// Deterministic pseudo-randomness (seeded by text), a small bounded cache and a deep freeze. Seed data must
+// be identical on every run, so nothing in the seed uses Math.random.
 
 const crypto = require('node:crypto');
 
@@ -44,4 +44,13 @@ function boundedCache(build, key, max = 8) {
   };
 }
 
-module.exports = { seededRandom, seededDigits, boundedCache };
+/** Freezes a value and everything in it (shared, cached data must not be changed by whoever reads it). */
+function deepFreeze(value) {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.values(value).forEach(deepFreeze);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+module.exports = { seededRandom, seededDigits, boundedCache, deepFreeze };

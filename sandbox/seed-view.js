@@ -7,32 +7,42 @@ const { documentListItem, documentPdf } = require('./documents');
 const { accountingEntries } = require('./accounting');
 const { accountingCsv } = require('./csv');
 const { paymentFile } = require('./payment-file');
-
-function deepFreeze(value) {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.values(value).forEach(deepFreeze);
-    Object.freeze(value);
-  }
-  return value;
-}
+const { deepFreeze } = require('./deterministic');
 
 const frozenCopy = (value) => deepFreeze(structuredClone(value));
 
-function createSeedView({ knobs, clients }) {
-  const companies = frozenCopy(seed.COMPANIES.map((company) => ({
+/** The companies a directory serves, as the view shows them (with their contracts). */
+function companiesView(directory) {
+  return frozenCopy(directory.list.map((company) => ({
     ...seed.companyRecord(company),
     ...(company.french ? { french: company.french } : {}),
     contracts: seed.contractsOf(company.id).map(({ contractId, fullName, active }) => ({ contractId, fullName, active })),
   })));
+}
+
+const SEEDED_ONLY = seed.companyDirectory();
+
+/** `companies()`: the sandbox's current company directory (the generatedCompanies knob can change on reset). */
+function createSeedView({ knobs, clients, companies: currentDirectory = () => SEEDED_ONLY }) {
+  let shown = { directory: null, companies: null };
+  const companies = () => {
+    const directory = currentDirectory();
+    if (shown.directory !== directory) shown = { directory, companies: companiesView(directory) };
+    return shown.companies;
+  };
 
   return Object.freeze({
-    companies,
-    companyIds: frozenCopy(seed.COMPANIES.map((company) => company.id)),
+    get companies() {
+      return companies();
+    },
+    get companyIds() {
+      return currentDirectory().ids;
+    },
     months: frozenCopy(seed.SEEDED_MONTHS),
     completedMonths: frozenCopy(seed.SEEDED_MONTHS.filter((entry) => entry.status === 'completed').map((entry) => entry.month)),
     clients: clients.list,
     defaultClientId: clients.defaultClientId,
-    company: (companyId) => companies.find((company) => company.id === companyId) || null,
+    company: (companyId) => companies().find((company) => company.id === companyId) || null,
     /** Seeded status, before any change through the control endpoint. */
     payrollStatus: (companyId, month) => frozenCopy(seed.seededPayrollStatus(companyId, month)),
     /**

@@ -1,9 +1,13 @@
 'use strict';
 // Static seed data: companies, employee contracts, UK documents, French insurance contracts and the seeded
 // payroll months. Everything is literal or derived by formula, so every run serves exactly the same data.
+// The lookups below also answer for generated companies (generated-companies.js); which companies a given
+// sandbox serves is its company directory's business (companyDirectory).
 // Generated files (payment files, accounting, PDFs) are built from this in their own modules.
 
 const { boundedCache } = require('./deterministic');
+const { InputError } = require('./errors');
+const { generatedCompany, generatedCompanyIds, MAX_GENERATED_COMPANIES } = require('./generated-companies');
 
 const COMPANIES = [
   {
@@ -136,11 +140,20 @@ function seededExecutionEndDate(company, month) {
 }
 
 function findCompany(companyId) {
-  return COMPANIES.find((company) => company.id === companyId) || null;
+  const seeded = COMPANIES.find((company) => company.id === companyId);
+  if (seeded) return seeded;
+  const generated = generatedCompany(companyId);
+  return generated ? generated.company : null;
+}
+
+/** A part of a generated company (`contracts`, `documents`...), or [] for any other id. */
+function generatedPart(companyId, part) {
+  const generated = generatedCompany(companyId);
+  return generated ? generated[part] : [];
 }
 
 function contractsOf(companyId) {
-  return CONTRACTS[companyId] || [];
+  return CONTRACTS[companyId] || generatedPart(companyId, 'contracts');
 }
 
 function activeContractsOf(companyId) {
@@ -184,7 +197,7 @@ function syntheticIncomeTaxDocument(index) {
  * ones, which then exist no more).
  */
 function documentsOf(companyId, listedDocuments = null) {
-  const seeded = DOCUMENTS[companyId] || [];
+  const seeded = DOCUMENTS[companyId] || generatedPart(companyId, 'documents');
   if (listedDocuments === null || listedDocuments === undefined || companyId !== LISTED_DOCUMENTS_COMPANY) return seeded;
   return sizedDocuments(listedDocuments);
 }
@@ -229,15 +242,41 @@ function frenchCompanyRecord(company) {
 }
 
 function healthInsuranceContractsOf(companyId) {
-  return HEALTH_INSURANCE_CONTRACTS[companyId] || [];
+  return HEALTH_INSURANCE_CONTRACTS[companyId] || generatedPart(companyId, 'healthInsurance');
 }
 
 function providentFundContractsOf(companyId) {
-  return PROVIDENT_FUND_CONTRACTS[companyId] || [];
+  return PROVIDENT_FUND_CONTRACTS[companyId] || generatedPart(companyId, 'providentFund');
+}
+
+/** The `generatedCompanies` knob: a whole number up to MAX_GENERATED_COMPANIES; null/undefined = none. */
+function checkedGeneratedCompanies(value) {
+  if (value === undefined || value === null) return 0;
+  if (!(Number.isInteger(value) && value >= 0 && value <= MAX_GENERATED_COMPANIES)) {
+    throw new InputError(`generatedCompanies must be a whole number from 0 to ${MAX_GENERATED_COMPANIES}`);
+  }
+  return value;
+}
+
+/**
+ * The companies one sandbox serves: the seeded ones, then `generatedCompanies` generated ones, in that
+ * order. `find` and `has` answer only for those.
+ */
+function companyDirectory(generatedCompanies = 0) {
+  const list = Object.freeze([...COMPANIES, ...generatedCompanyIds(checkedGeneratedCompanies(generatedCompanies)).map(findCompany)]);
+  const byId = new Map(list.map((company) => [company.id, company]));
+  return Object.freeze({
+    list,
+    ids: Object.freeze(list.map((company) => company.id)),
+    has: (companyId) => byId.has(companyId),
+    find: (companyId) => byId.get(companyId) || null,
+  });
 }
 
 module.exports = {
   COMPANIES,
+  companyDirectory,
+  checkedGeneratedCompanies,
   SEEDED_MONTHS,
   findCompany,
   contractsOf,

@@ -7,10 +7,10 @@
 const http = require('node:http');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { ReplyError, InputError, apiError } = require('./errors');
-const { jsonReply, writeReply, writeTruncatedReply, readRequestBody, BodyTooLargeError } = require('./http-util');
+const { jsonReply, writeReply, writeTruncatedReply, readRequestBody, bearerToken, BodyTooLargeError } = require('./http-util');
 const { loadClients } = require('./clients');
-const { COMPANIES, findCompany } = require('./seed');
-const { createTokenStore } = require('./tokens');
+const { companyDirectory, checkedGeneratedCompanies } = require('./seed');
+const { createTokenStore, issuedTokenView } = require('./tokens');
 const { createStateFile } = require('./state-file');
 const { createCompanyState } = require('./state');
 const {
@@ -81,8 +81,12 @@ async function startSandbox(options = {}) {
     accountingLines: sizeKnob('accountingLines', options.accountingLines),
     paymentFileBytes: sizeKnob('paymentFileBytes', options.paymentFileBytes),
     listedDocuments: countKnob('listedDocuments', options.listedDocuments),
+    generatedCompanies: checkedGeneratedCompanies(options.generatedCompanies),
   };
   const knobs = { ...startKnobs };
+  // The companies served: replaced on a reset that changes generatedCompanies.
+  let companies = companyDirectory(knobs.generatedCompanies);
+  const companyExists = (companyId) => companies.has(companyId);
   const clients = loadClients({ clients: clientList, clientsFile });
   const savedState = stateFile ? createStateFile(stateFile) : null;
   // Off while the start loads what was saved: one save once everything is in.
@@ -90,15 +94,15 @@ async function startSandbox(options = {}) {
   const persist = () => {
     if (persisting) savedState.save({ tokens: tokens.list().map(savedToken), webhookEndpoints: webhooks.list() });
   };
-  const tokens = createTokenStore({ clients, companyExists: (id) => Boolean(findCompany(id)), onChange: persist });
-  const companyState = createCompanyState();
+  const tokens = createTokenStore({ clients, companyExists, onChange: persist });
+  const companyState = createCompanyState({ companyExists });
   const faults = createFaultList();
   const requestLog = createRequestLog();
   const rateLimiter = createRateLimiter(rateLimits);
   const webhooks = createWebhooks({}, { onChange: persist });
-  const authServer = createAuthServer({ clients, companies: COMPANIES, tokens, codeTtlMs, basePath: AUTH_PREFIX });
+  const authServer = createAuthServer({ clients, companies: () => companies, tokens, codeTtlMs, basePath: AUTH_PREFIX });
   const resourceServer = createResourceServer({ tokens, companyState, rateLimiter, knobs });
-  const seedView = createSeedView({ knobs, clients });
+  const seedView = createSeedView({ knobs, clients, companies: () => companies });
   // The signed-storage origin answers a signed request with what dispatch gives for the original one.
   const storage = createSignedStorage({ answer: (req, url) => replyFor(() => dispatch(req, url)) });
 
@@ -114,8 +118,14 @@ async function startSandbox(options = {}) {
       accountingLines: sizeKnob('accountingLines', value('accountingLines')),
       paymentFileBytes: sizeKnob('paymentFileBytes', value('paymentFileBytes')),
       listedDocuments: countKnob('listedDocuments', value('listedDocuments')),
+      generatedCompanies: checkedGeneratedCompanies(value('generatedCompanies')),
     };
+    const nextCompanies = companyDirectory(next.generatedCompanies);
+    // Checked before anything changes: the initial tokens are loaded again after the reset.
+    const orphan = initialTokens.find((token) => !nextCompanies.has(token && token.companyId));
+    if (orphan) throw new InputError(`generatedCompanies: ${next.generatedCompanies} leaves out ${orphan.companyId}, which an initial token needs`);
     Object.assign(knobs, next);
+    companies = nextCompanies;
     tokens.clear();
     authServer.reset();
     companyState.reset();
@@ -218,7 +228,9 @@ async function startSandbox(options = {}) {
     }
     const fault = faults.take(req.method, url.pathname, url.searchParams);
     const connection = connectionNumbers.get(req.socket);
-    res.on('close', () => requestLog.record(req, url, res.headersSent ? res.statusCode : null, fault && fault.type, connection));
+    // Looked up on arrival: the token may be revoked or replaced before the answer ends.
+    const token = tokens.find(bearerToken(req));
+    res.on('close', () => requestLog.record(req, url, { status: res.headersSent ? res.statusCode : null, fault: fault && fault.type, connection, token }));
     const faultReply = () => statusFaultReply(fault, rateLimiter.limitFor(req.method));
     if (fault && fault.type === 'redirect') {
       writeReply(res, await redirectReply(fault, req, url));
@@ -311,6 +323,8 @@ async function startSandbox(options = {}) {
       const issued = tokens.issue({ companyId, scopes, clientId, kind, token });
       return { access_token: issued.token, token_type: 'bearer' };
     },
+    /** Many tokens at once, all or none (same items as issueToken); `[{companyId, clientId, kind, access_token, token_type}]`. */
+    issueTokens: (list) => tokens.issueMany(list).map(issuedTokenView),
     reset: (body) => {
       reset(body);
     },

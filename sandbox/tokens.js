@@ -19,6 +19,11 @@ function maskSecret(value) {
   return text.length >= 12 ? `…${text.slice(-4)}` : '…';
 }
 
+/** A token as a bulk issue answers it: whose it is, and the token itself. */
+function issuedTokenView({ companyId, clientId, kind, token }) {
+  return { companyId, clientId, kind, access_token: token, token_type: 'bearer' };
+}
+
 /** `onChange()` is called after every change (a state file saves the tokens then). */
 function createTokenStore({ clients, companyExists, onChange = () => {} }) {
   const byToken = new Map();
@@ -32,17 +37,47 @@ function createTokenStore({ clients, companyExists, onChange = () => {} }) {
 
   /** Creates a token (or registers the given `token` value). Returns the stored record. */
   function issue(fields) {
-    const record = store(fields, new Date().toISOString());
+    const record = put(prepare(fields, new Date().toISOString()));
     onChange();
     return record;
   }
 
-  /** A token saved by a previous run, under the same rules, with its creation date. */
-  function restore(saved) {
-    return store(saved, saved && typeof saved.createdAt === 'string' ? saved.createdAt : new Date().toISOString());
+  /**
+   * Several tokens at once, all or none: every item is checked before any is stored (an OAuth token
+   * replaces the company's previous one, so a refused batch must not have replaced half of them), and a
+   * state file is written once. Returns the stored records, in order.
+   */
+  function issueMany(list) {
+    if (!Array.isArray(list)) throw new InputError('Send an array of tokens');
+    const createdAt = new Date().toISOString();
+    const prepared = list.map((fields, index) => {
+      try {
+        return prepare(fields, createdAt);
+      } catch (error) {
+        if (error instanceof InputError) error.message = `tokens[${index}]: ${error.message}`;
+        throw error;
+      }
+    });
+    const oauthOwners = new Set();
+    prepared.forEach((record, index) => {
+      const owner = `${record.companyId}|${record.clientId}`;
+      if (record.kind !== 'oauth') return;
+      // The second would delete the first one at once (one token per company and client).
+      if (oauthOwners.has(owner)) throw new InputError(`tokens[${index}]: a second OAuth token for ${record.companyId} and client ${record.clientId}`);
+      oauthOwners.add(owner);
+    });
+    const records = prepared.map(put);
+    if (records.length > 0) onChange();
+    return records;
   }
 
-  function store({ token, companyId, scopes, clientId, kind = 'oauth' } = {}, createdAt) {
+  /** A token saved by a previous run, under the same rules, with its creation date. */
+  function restore(saved) {
+    return put(prepare(saved, saved && typeof saved.createdAt === 'string' ? saved.createdAt : new Date().toISOString()));
+  }
+
+  /** The record a token would be, checked; nothing is stored yet. */
+  function prepare({ token, companyId, scopes, clientId, kind = 'oauth' } = {}, createdAt) {
     if (!TOKEN_KINDS.includes(kind)) throw new InputError(`kind must be one of ${TOKEN_KINDS.join(', ')}`);
     if (!companyExists(companyId)) throw new InputError(`Unknown companyId "${companyId}"`);
     if (token !== undefined && (typeof token !== 'string' || !/^[\x21-\x7e]+$/.test(token))) {
@@ -53,7 +88,6 @@ function createTokenStore({ clients, companyExists, onChange = () => {} }) {
       const client = clients.get(clientId || clients.defaultClientId);
       if (!client) throw new InputError(`Unknown clientId "${clientId}"`);
       const grantedScopes = checkedScopes(scopes, client.allowedScopes, `client ${client.clientId}`);
-      deleteOAuthTokens(companyId, client.clientId);
       record = { companyId, clientId: client.clientId, scopes: grantedScopes, kind, partner: client.partner };
     } else {
       const grantedScopes = checkedScopes(scopes, KNOWN_SCOPES, 'company API keys');
@@ -61,8 +95,14 @@ function createTokenStore({ clients, companyExists, onChange = () => {} }) {
     }
     record.token = token || generateToken(kind);
     record.createdAt = createdAt;
-    byToken.set(record.token, Object.freeze(record));
-    return byToken.get(record.token);
+    return Object.freeze(record);
+  }
+
+  /** Stores a prepared record; an OAuth token deletes the company's previous one for the same client. */
+  function put(record) {
+    if (record.kind === 'oauth') deleteOAuthTokens(record.companyId, record.clientId);
+    byToken.set(record.token, record);
+    return record;
   }
 
   function find(token) {
@@ -102,7 +142,7 @@ function createTokenStore({ clients, companyExists, onChange = () => {} }) {
     onChange();
   }
 
-  return { issue, restore, find, revokeToken, revokeFor, list, clear };
+  return { issue, issueMany, restore, find, revokeToken, revokeFor, list, clear };
 }
 
-module.exports = { createTokenStore, maskSecret, TOKEN_KINDS };
+module.exports = { createTokenStore, maskSecret, issuedTokenView, TOKEN_KINDS };

@@ -85,10 +85,24 @@ test('text output (port from PARTNER_PAYROLL_SANDBOX_PORT) names every address, 
   expect((await cli.exited).code).toBe(0);
 });
 
+test('--generated-companies N: N companies after the seeded ones; the printed tokens stay those of the seeded four', async () => {
+  const cli = startCli(['--port', '0', '--json', '--generated-companies', '5']);
+  const info = JSON.parse(await cli.ready);
+  try {
+    expect(info.generatedCompanies).toBe(5);
+    expect(info.tokens.map((entry) => entry.companyId)).toEqual(['FR1001', 'FR1002', 'ES2001', 'GB3001']);
+    const seed = await (await fetch(`${info.controlUrl}/seed`)).json();
+    expect(seed.companies.map((company) => company.id)).toEqual(['FR1001', 'FR1002', 'ES2001', 'GB3001', 'FR5001', 'ES6001', 'GB7001', 'FR5002', 'ES6002']);
+  } finally {
+    cli.child.kill('SIGTERM');
+    await cli.exited;
+  }
+});
+
 test('--help exits 0; an unknown option or a bad number exits 2 with the usage', async () => {
   const help = startCli(['--help'], { until: /Usage/ });
   expect((await help.exited).code).toBe(0);
-  for (const args of [['--bogus'], ['--port', 'abc'], ['--listed-documents', '-1']]) {
+  for (const args of [['--bogus'], ['--port', 'abc'], ['--listed-documents', '-1'], ['--generated-companies', '3000']]) {
     const bad = startCli(args, { until: /never/ });
     const result = await bad.exited;
     expect(result.code).toBe(2);

@@ -167,11 +167,13 @@ describe('/_sandbox/requests', () => {
       query: { date: '202607', x: ['1', '2'] },
       status: 200,
       authorization: `Bearer …${FIXED.slice(-4)}`,
+      tokenCompanyId: 'FR1001',
+      tokenClientId: 'n8n-local',
       contentType: null,
       fault: null,
       connection: expect.any(Number),
     });
-    expect(log[1]).toMatchObject({ method: 'POST', path: '/oauth/token', status: 401, authorization: null, contentType: 'application/x-www-form-urlencoded' });
+    expect(log[1]).toMatchObject({ method: 'POST', path: '/oauth/token', status: 401, authorization: null, tokenCompanyId: null, tokenClientId: null, contentType: 'application/x-www-form-urlencoded' });
     expect(JSON.stringify(log)).not.toContain(FIXED);
     expect((await control(sandbox, '/requests', { method: 'DELETE' })).status).toBe(204);
     expect((await control(sandbox, '/requests')).body).toEqual([]);
