@@ -23,6 +23,15 @@ function rateLimitExceededReply(limit, retryAfterSeconds) {
   return jsonReply(429, { message: 'API rate limit exceeded' }, headers);
 }
 
+/**
+ * Whose budget a request counts against. The real service limits per client application, so every
+ * company's token issued to one OAuth client (a partner serving hundreds of companies) shares one budget.
+ * A company API key belongs to no application: each key has a budget of its own.
+ */
+function rateLimitKey(token) {
+  return token.clientId !== null ? `client:${token.clientId}` : `apiKey:${token.token}`;
+}
+
 function createRateLimiter(initial) {
   let config = { ...DEFAULT_LIMITS, ...initial };
   const windows = new Map(); // `${key}|${read|write}` -> {second, count}
@@ -69,4 +78,4 @@ function createRateLimiter(initial) {
   };
 }
 
-module.exports = { createRateLimiter, rateLimitExceededReply, DEFAULT_LIMITS };
+module.exports = { createRateLimiter, rateLimitExceededReply, rateLimitKey, DEFAULT_LIMITS };

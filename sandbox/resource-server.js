@@ -14,7 +14,7 @@ const { accountingEntries } = require('./accounting');
 const { accountingCsv } = require('./csv');
 const { paymentFile } = require('./payment-file');
 const { validateBillingDeclaration } = require('./billing');
-const { rateLimitExceededReply } = require('./rate-limit');
+const { rateLimitExceededReply, rateLimitKey } = require('./rate-limit');
 
 const WRONG_ID = 'The provided id is wrong';
 
@@ -145,8 +145,7 @@ function createResourceServer({ tokens, companyState, rateLimiter, knobs }) {
       throw apiError(405, `Use ${found.allowedMethods.join(' or ')} on ${url.pathname}`, { headers: { Allow: found.allowedMethods.join(', ') } });
     }
     const token = authenticate(req);
-    // Limits count per client application; a company API key counts on its own.
-    const limit = rateLimiter.consume(token.clientId || `apiKey:${token.token}`, req.method);
+    const limit = rateLimiter.consume(rateLimitKey(token), req.method);
     if (limit && !limit.allowed) return rateLimitExceededReply(limit.limit);
     try {
       const { company, month } = checkAccess(found.route, token, found.params, url);

@@ -45,6 +45,44 @@ test('when enabled: limits per client application with the real headers, reads a
   expect(write.headers.get('x-ratelimit-limit-second')).toBe('2');
 });
 
+test("one client's tokens for many companies share one budget; each company API key has its own", async () => {
+  await control(sandbox, '/rate-limits', { method: 'POST', body: { enabled: true, readsPerSecond: 4 } });
+  const companies = ['FR1001', 'FR1002', 'ES2001', 'GB3001'];
+  const issued = sandbox.issueTokens(companies.map((companyId) => ({ companyId, scopes: [] })));
+  const keys = sandbox.issueTokens([
+    { companyId: 'FR1001', scopes: [], kind: 'apiKey' },
+    { companyId: 'FR1001', scopes: [], kind: 'apiKey' },
+    { companyId: 'ES2001', scopes: [], kind: 'apiKey' },
+  ]);
+  await freshSecond();
+  // One request per company spends the client's four reads; a fifth, for any of them, is refused.
+  const spent = await Promise.all(issued.map(({ companyId, access_token: t }) => api(sandbox, `/companies/${companyId}`, { token: t })));
+  expect(spent.map((response) => response.status)).toEqual([200, 200, 200, 200]);
+  expect(spent.map((response) => response.headers.get('x-ratelimit-remaining-second')).sort()).toEqual(['0', '1', '2', '3']);
+  expect((await api(sandbox, '/companies/GB3001', { token: issued[3].access_token })).status).toBe(429);
+  // No application behind an API key: each key, even two of one company, counts on its own.
+  for (const { companyId, access_token: t } of keys) {
+    const response = await api(sandbox, `/companies/${companyId}`, { token: t });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-ratelimit-remaining-second')).toBe('3');
+  }
+});
+
+test('a partner with 300 companies: 60 reads over 60 companies in one second, 50 served, 10 refused', async () => {
+  const partner = await startTestSandbox({ generatedCompanies: 296, rateLimits: { enabled: true } });
+  try {
+    const companies = partner.seed.companyIds.slice(-60);
+    const issued = partner.issueTokens(companies.map((companyId) => ({ companyId, scopes: [] })));
+    await freshSecond();
+    const responses = await Promise.all(issued.map(({ companyId, access_token: t }) => api(partner, `/companies/${companyId}`, { token: t })));
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(50);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(10);
+  } finally {
+    await partner.close();
+  }
+});
+
 test('reset turns limits back off; bad settings are refused', async () => {
   await control(sandbox, '/rate-limits', { method: 'POST', body: { enabled: true } });
   await control(sandbox, '/reset', { method: 'POST' });
