@@ -1,7 +1,8 @@
 'use strict';
 // Partner webhooks as the real service delivers them through Svix (real-service facts; the spec describes
-// none). Events: `payroll.run` `{companyId, effectiveDate, payrollMonth}` and `integration.activated` /
-// `integration.deactivated` `{companyId, effectiveDate}`, dates written like the service's public example
+// none). Events: `payroll.run` `{companyId, effectiveDate, payrollMonth}` (named by the facts) and
+// `integration.activated` / `integration.deactivated` `{companyId, effectiveDate}` (an assumption of the
+// sandbox, sent on demand only), dates written like the service's public example
 // (`2023-01-30T13:02:33+00:00`). The real service has no subscription API (the provider enables it on
 // request), so endpoints are registered through /_sandbox/webhooks only.
 //
