@@ -1,6 +1,9 @@
 'use strict';
 // Credential records for `n8n import:credentials`, pointing at a running sandbox. `data` is plain:
 // n8n encrypts it on import.
+const path = require('node:path');
+const { repoRoot } = require('./paths');
+const { loadClients } = require(path.join(repoRoot, 'sandbox', 'clients.js'));
 
 const ALL_SCOPES = Object.freeze([
 	'payment-files:read',
@@ -10,8 +13,13 @@ const ALL_SCOPES = Object.freeze([
 	'pension:read',
 ]);
 
-// The sandbox's registered default OAuth client (sandbox/clients.json).
-const DEFAULT_CLIENT = Object.freeze({ clientId: 'n8n-local', clientSecret: 'sandbox-secret-n8n-local' });
+/** The sandbox's default OAuth client, as sandbox/clients.json registers it. */
+function defaultSandboxClient() {
+	const clients = loadClients();
+	const { clientId, clientSecret } = clients.get(clients.defaultClientId);
+	return Object.freeze({ clientId, clientSecret });
+}
+const DEFAULT_CLIENT = defaultSandboxClient();
 
 function accessTokenCredential({ id, name, sandbox, accessToken }) {
 	return {

@@ -1,15 +1,19 @@
 'use strict';
 // What the example workflows (real-n8n/examples) expect to find: their credentials, by id, and a completed
-// payroll "last month". Shared by `npm start` and the test that runs the examples.
+// payroll "last month". Shared by `npm start` and the tests that run the examples. Also what `npm start`
+// shows in its closing banner, and which examples it (re-)imports.
 const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
 const { DEFAULT_CLIENT, accessTokenCredential, oauth2Credential } = require('./credentials');
-const { productionPath, webhookSecretCredential } = require('./webhook-trigger');
+const { examplesDir } = require('./paths');
+const { listN8nCredentials } = require('./n8n-credentials');
+const { sandboxControl } = require('./sandbox');
+const { productionPath, webhookSecretCredential, registerEndpoint } = require('./webhook-trigger');
 
-// One access-token credential per company the examples use.
-const TOKEN_CREDENTIALS = Object.freeze([
-	{ id: 'ppSandboxFR1001', companyId: 'FR1001' },
-	{ id: 'ppSandboxGB3001', companyId: 'GB3001' },
-]);
+// One access-token credential per seeded company of the sandbox, so a company added to the seed gets one.
+const tokenCredentialId = (companyId) => `ppSandbox${companyId}`;
+const tokenCredentialName = (companyId) => `Partner Payroll sandbox token (${companyId})`;
 const OAUTH2_CREDENTIAL = Object.freeze({ id: 'ppSandboxOAuth2', name: 'Partner Payroll sandbox OAuth2 (n8n-local)' });
 
 // The example with the webhook trigger (real-n8n/examples/payroll-webhook-and-poll.json): its signing-secret
@@ -27,15 +31,28 @@ const newDemoWebhookSecret = () => `whsec_${crypto.randomBytes(24).toString('bas
 const demoWebhookUrl = (n8nUrl) => `${n8nUrl}${productionPath(DEMO_WEBHOOK.webhookId)}`;
 
 /**
- * The examples' credentials. `tokenOf(companyId)` gives the access token of a company; `oauthTokenData`
- * makes the OAuth2 one connected (the demo leaves it to the user's "Connect"); `webhookSigningSecret` adds
- * the webhook example's signing-secret credential.
+ * The webhook example's endpoint in the sandbox (registered as a partner does in the provider's portal):
+ * registered when the sandbox has none at `url` (its state file keeps it across starts); its secret
+ * switched to `secret` when the demo's signing secret was made anew. Returns the endpoint.
+ */
+async function ensureDemoEndpoint(sandbox, { url, secret }) {
+	const existing = (await sandboxControl(sandbox, 'GET', '/webhooks')).find((endpoint) => endpoint.url === url);
+	if (!existing) return registerEndpoint(sandbox, { url, secret });
+	if (existing.secret === secret) return existing;
+	return sandboxControl(sandbox, 'POST', '/webhooks/rotate', { endpointId: existing.id, secret });
+}
+
+/**
+ * The examples' credentials: an access-token one for every seeded company of `sandbox`, the OAuth2 one and,
+ * with `webhookSigningSecret`, the webhook example's signing-secret one. `tokenOf(companyId)` gives the
+ * access token of a company; `oauthTokenData` makes the OAuth2 one connected (the demo leaves it to the
+ * user's "Connect").
  */
 function exampleCredentials(sandbox, tokenOf, { oauthTokenData, webhookSigningSecret } = {}) {
-	const credentials = TOKEN_CREDENTIALS.map(({ id, companyId }) =>
+	const credentials = sandbox.seed.companyIds.map((companyId) =>
 		accessTokenCredential({
-			id,
-			name: `Partner Payroll sandbox token (${companyId})`,
+			id: tokenCredentialId(companyId),
+			name: tokenCredentialName(companyId),
 			sandbox,
 			accessToken: tokenOf(companyId),
 		}),
@@ -47,6 +64,88 @@ function exampleCredentials(sandbox, tokenOf, { oauthTokenData, webhookSigningSe
 		credentials.push(webhookSecretCredential({ ...DEMO_WEBHOOK.credential, signingSecret: webhookSigningSecret }));
 	}
 	return credentials;
+}
+
+/** The example workflows as shipped (real-n8n/examples/*.json). */
+function shippedExamples() {
+	return fs
+		.readdirSync(examplesDir)
+		.filter((file) => file.endsWith('.json'))
+		.sort()
+		.map((file) => JSON.parse(fs.readFileSync(path.join(examplesDir, file), 'utf8')));
+}
+
+/**
+ * Imports the shipped examples into the n8n of `cli` and returns those imported. Once only: the ids are
+ * noted in `importedIdsFile`, and a later call imports new examples only, so the user's changes survive;
+ * with `reset`, every example again, same ids, over the user's changed copy. The webhook example is
+ * published after its import, so the sandbox's deliveries start it.
+ */
+async function importExamples(cli, { importedIdsFile, reset = false }) {
+	const importedIds = fs.existsSync(importedIdsFile) ? JSON.parse(fs.readFileSync(importedIdsFile, 'utf8')) : [];
+	const examples = shippedExamples().filter((workflow) => reset || !importedIds.includes(workflow.id));
+	if (examples.length === 0) return [];
+	// n8n 2.40's import unpublishes a published workflow it overwrites, and refuses to when no owner is set
+	// up yet ("You do not have permission to deactivate this workflow"); unpublish:workflow does it as the
+	// system. It fails when the user deleted the example: then there is nothing to unpublish.
+	if (reset && importedIds.includes(DEMO_WEBHOOK.workflowId)) await cli.run(['unpublish:workflow', `--id=${DEMO_WEBHOOK.workflowId}`]);
+	await cli.importWorkflows(examples);
+	if (examples.some((workflow) => workflow.id === DEMO_WEBHOOK.workflowId)) await cli.publishWorkflow(DEMO_WEBHOOK.workflowId);
+	const ids = [...new Set([...importedIds, ...examples.map((workflow) => workflow.id)])];
+	fs.writeFileSync(importedIdsFile, `${JSON.stringify(ids, null, 2)}\n`);
+	return examples;
+}
+
+/**
+ * Imports the `credentials` (records as exampleCredentials makes them) that the n8n of `cli` lacks (a new
+ * user folder, a company seeded since, one the user deleted), and those of `renewedIds` (their secret was
+ * made anew); leaves the others as the user changed them. Returns `{imported, present}`: the records
+ * imported, and the `{id, name, type}` of every credential n8n then holds.
+ */
+async function importMissingCredentials(cli, credentials, { renewedIds = [] } = {}) {
+	const before = await listN8nCredentials(cli);
+	const imported = credentials.filter(
+		(credential) => renewedIds.includes(credential.id) || !before.some(({ id }) => id === credential.id),
+	);
+	if (imported.length > 0) await cli.importCredentials(imported);
+	const importedIds = new Set(imported.map(({ id }) => id));
+	const present = [
+		...before.filter(({ id }) => !importedIds.has(id)),
+		...imported.map(({ id, name, type }) => ({ id, name, type })),
+	];
+	return { imported, present };
+}
+
+/**
+ * What the closing banner of `npm start` shows, from the running sandbox (its seed and default client) and
+ * from `n8nCredentials`, the `{id, name, type}` records n8n holds (so a renamed credential shows its name):
+ * each seeded company with the name of its ready access-token credential (null when n8n has none), the
+ * OAuth2 credential, what a new OAuth2 credential needs, and the user's other Partner Payroll credentials.
+ */
+function demoOverview(sandbox, n8nCredentials) {
+	const nameOf = (id) => n8nCredentials.find((credential) => credential.id === id)?.name ?? null;
+	const companies = sandbox.seed.companies.map(({ id, name, country }) => ({
+		id,
+		name,
+		country,
+		credential: nameOf(tokenCredentialId(id)),
+	}));
+	const client = sandbox.seed.clients.find((candidate) => candidate.clientId === sandbox.seed.defaultClientId);
+	const shownIds = new Set([...companies.map(({ id }) => tokenCredentialId(id)), OAUTH2_CREDENTIAL.id]);
+	return {
+		companies,
+		oauth2Credential: nameOf(OAUTH2_CREDENTIAL.id),
+		newOAuth2Credential: {
+			clientId: client.clientId,
+			clientSecret: client.clientSecret,
+			authServerUrl: sandbox.authServerUrl,
+			apiBaseUrl: sandbox.apiBaseUrl,
+		},
+		otherCredentials: n8nCredentials
+			.filter((credential) => !shownIds.has(credential.id) && credential.type.startsWith('partnerPayroll'))
+			.map((credential) => credential.name)
+			.sort(),
+	};
 }
 
 /** YYYYMM of the month before `now` (UTC), as the examples compute it with $now. */
@@ -67,12 +166,17 @@ async function ensurePayrollCompleted(sandbox, companyId, month) {
 }
 
 module.exports = {
-	TOKEN_CREDENTIALS,
+	tokenCredentialId,
 	OAUTH2_CREDENTIAL,
 	DEMO_WEBHOOK,
 	newDemoWebhookSecret,
 	demoWebhookUrl,
+	ensureDemoEndpoint,
 	exampleCredentials,
+	shippedExamples,
+	importExamples,
+	importMissingCredentials,
+	demoOverview,
 	lastMonth,
 	ensurePayrollCompleted,
 };

@@ -4,6 +4,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { repoRoot } = require('./paths');
+const { DEFAULT_CLIENT } = require('./credentials');
 
 const SANDBOX_DIR = path.join(repoRoot, 'sandbox');
 const OAUTH_CALLBACK_PATH = '/rest/oauth2-credential/callback';
@@ -11,7 +12,7 @@ const OAUTH_CALLBACK_PATH = '/rest/oauth2-credential/callback';
 /** sandbox/clients.json, with `extraRedirectUris` registered for the default client (n8n-local). */
 function clientsWithRedirects(extraRedirectUris) {
 	const clients = JSON.parse(fs.readFileSync(path.join(SANDBOX_DIR, 'clients.json'), 'utf8'));
-	const defaultClient = clients.find((client) => client.clientId === 'n8n-local');
+	const defaultClient = clients.find((client) => client.clientId === DEFAULT_CLIENT.clientId);
 	defaultClient.redirectUris.push(...extraRedirectUris);
 	return clients;
 }

@@ -10,20 +10,22 @@
 //                                   (`node real-n8n/scripts/start.js --queue`)
 //   npm start -- --rate-limit       the sandbox enforces the service's rate limit (50 reads and 20 writes
 //                                   per second per application) and announces it in every answer
+//   npm start -- --reset-examples   re-imports every example workflow as shipped, over your changes to it
 //
-// User folders (kept between runs: owner account, your workflows and executions): .n8n-demo/ for the
-// newest n8n, .n8n-demo-<version>/ for another one, .n8n-queue/ for queue mode (main/, worker-1/,
-// worker-2/, redis/, postgres/). Every run rebuilds, re-packs and re-installs the package on every
-// instance, so code changes are picked up.
+// User folders (kept between runs: owner account, your workflows and executions, and the sandbox's
+// sandbox-state.json: the tokens it issued and its webhook endpoints): .n8n-demo/ for the newest n8n,
+// .n8n-demo-<version>/ for another one, .n8n-queue/ for queue mode (main/, worker-1/, worker-2/, redis/,
+// postgres/). Every run rebuilds, re-packs and re-installs the package on every instance, so code
+// changes are picked up.
 
 const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const { spawnSync } = require('node:child_process');
 const { startSandbox } = require('../../sandbox/server');
+const { COMPANIES: SEEDED_COMPANIES } = require('../../sandbox/seed');
 const {
 	repoRoot,
-	examplesDir,
 	RUNTIMES,
 	runtimeFromArgs,
 	ensureN8nInstalled,
@@ -36,12 +38,15 @@ const {
 	N8nRest,
 	isPortInUse,
 	ALL_SCOPES,
-	TOKEN_CREDENTIALS,
 	exampleCredentials,
+	importExamples,
+	importMissingCredentials,
+	demoOverview,
 	DEMO_WEBHOOK,
 	newDemoWebhookSecret,
 	demoWebhookUrl,
-	registerEndpoint,
+	ensureDemoEndpoint,
+	tokenCredentialId,
 	lastMonth,
 	ensurePayrollCompleted,
 	ensureDebianPackages,
@@ -50,6 +55,7 @@ const {
 
 const QUEUE = process.argv.includes('--queue');
 const RATE_LIMIT = process.argv.includes('--rate-limit');
+const RESET_EXAMPLES = process.argv.includes('--reset-examples');
 const RUNTIME = runtimeFromArgs();
 const PORTS = { sandbox: 4010, n8n: 5678, taskBroker: 5679 };
 // Queue mode: the main as above, plus Redis, Postgres and two workers on ports of their own.
@@ -70,6 +76,8 @@ const USER_FOLDER = QUEUE
 	: path.join(repoRoot, RUNTIME === RUNTIMES[0] ? '.n8n-demo' : `.n8n-demo-${RUNTIME.n8nVersion}`);
 const IMPORTED_EXAMPLES_FILE = path.join(USER_FOLDER, 'imported-examples.json');
 const TOKENS_FILE = path.join(USER_FOLDER, 'sandbox-tokens.json');
+// The sandbox's own: the tokens it issued (OAuth2 Connect) and its webhook endpoints, across restarts.
+const SANDBOX_STATE_FILE = path.join(USER_FOLDER, 'sandbox-state.json');
 const WEBHOOK_SECRET_FILE = path.join(USER_FOLDER, 'sandbox-webhook-secret.json');
 // What tells that n8n's database still holds what was imported.
 const DATABASE_FILE = QUEUE
@@ -113,20 +121,23 @@ function packTarball() {
 }
 
 /**
- * Sandbox tokens (company API keys, kind apiKey) are made once and kept in the user folder; the sandbox
- * gets them back at every start (it keeps tokens in memory only), so the imported credentials stay valid.
+ * One sandbox token (company API key, kind apiKey) per seeded company, made once and kept in the user
+ * folder; the sandbox gets them at every start as tokens given at start, which survive its reset too, so
+ * the imported credentials stay valid. A company seeded later gets its token at the next start.
  * Company API keys are not replaced when someone connects the OAuth2 credential to the same company.
+ * `newCompanyIds`: the companies whose token was made now (their credential must be imported again).
  */
 function demoTokens() {
-	if (fs.existsSync(TOKENS_FILE)) return { tokens: JSON.parse(fs.readFileSync(TOKENS_FILE, 'utf8')), fresh: false };
-	const tokens = TOKEN_CREDENTIALS.map(({ companyId }) => ({
+	const kept = fs.existsSync(TOKENS_FILE) ? JSON.parse(fs.readFileSync(TOKENS_FILE, 'utf8')) : [];
+	const made = SEEDED_COMPANIES.filter((company) => !kept.some((token) => token.companyId === company.id)).map((company) => ({
 		token: `sbx_demo_${crypto.randomBytes(18).toString('base64url')}`,
-		companyId,
+		companyId: company.id,
 		scopes: [...ALL_SCOPES],
 		kind: 'apiKey',
 	}));
-	fs.writeFileSync(TOKENS_FILE, `${JSON.stringify(tokens, null, 2)}\n`, { mode: 0o600 });
-	return { tokens, fresh: true };
+	const tokens = [...kept, ...made];
+	if (made.length > 0) fs.writeFileSync(TOKENS_FILE, `${JSON.stringify(tokens, null, 2)}\n`, { mode: 0o600 });
+	return { tokens, newCompanyIds: made.map((token) => token.companyId) };
 }
 
 /**
@@ -142,27 +153,9 @@ function demoWebhookSecret() {
 	return { signingSecret, fresh: true };
 }
 
-/** Examples are imported once, so that your changes to them survive the next start. */
-async function importExamplesOnce(cli) {
-	const imported = fs.existsSync(IMPORTED_EXAMPLES_FILE)
-		? JSON.parse(fs.readFileSync(IMPORTED_EXAMPLES_FILE, 'utf8'))
-		: [];
-	const examples = fs
-		.readdirSync(examplesDir)
-		.filter((file) => file.endsWith('.json'))
-		.map((file) => JSON.parse(fs.readFileSync(path.join(examplesDir, file), 'utf8')))
-		.filter((workflow) => !imported.includes(workflow.id));
-	if (examples.length === 0) return [];
-	step(`Importing ${examples.length} example workflow(s)`);
-	await cli.importWorkflows(examples);
-	// The webhook example is published, so the sandbox's deliveries start it (its poll runs hourly).
-	if (examples.some((workflow) => workflow.id === DEMO_WEBHOOK.workflowId)) await cli.publishWorkflow(DEMO_WEBHOOK.workflowId);
-	const ids = [...imported, ...examples.map((workflow) => workflow.id)];
-	fs.writeFileSync(IMPORTED_EXAMPLES_FILE, `${JSON.stringify(ids, null, 2)}\n`);
-	return examples;
-}
-
-function printWelcome({ n8n, owner, sandbox, credentials, cluster }) {
+function printWelcome({ n8n, owner, sandbox, n8nCredentials, cluster }) {
+	const overview = demoOverview(sandbox, n8nCredentials);
+	const client = overview.newOAuth2Credential;
 	say();
 	say(`n8n ${installedN8nVersion(RUNTIME)} (Node.js ${RUNTIME.nodeVersion}) is running with the Partner Payroll nodes installed.`);
 	if (cluster) {
@@ -173,15 +166,22 @@ function printWelcome({ n8n, owner, sandbox, credentials, cluster }) {
 	// Not localhost: the OAuth2 redirect address registered at the sandbox is the 127.0.0.1 one.
 	say(`  Editor:    ${n8n.url}/   (use this address, not localhost, for the OAuth2 Connect)`);
 	say(`  Log in:    ${owner.email}   password: ${owner.password}`);
-	say(`  Workflows: the "Example: ..." workflows; open one and click "Execute workflow".`);
-	say(`  Credentials (already set up):`);
-	for (const credential of credentials) say(`    - ${credential.name}`);
-	say(`    The OAuth2 one needs "Connect" ("Connect my account" in n8n 2.8; the sandbox's consent page), again after each`);
-	say(`    start: the sandbox keeps the tokens it issues in memory only.`);
+	say(`  Workflows: the "Example: ..." workflows; open one and click "Execute workflow". n8n saves every edit:`);
+	say(`             duplicate an example before changing it; "npm start -- --reset-examples" restores them all.`);
+	say(`  Sandbox companies, each with a ready access-token credential (all five scopes):`);
+	for (const company of overview.companies) {
+		say(`    ${company.id}  ${`${company.name} (${company.country})`.padEnd(34)} ${company.credential ?? '(none in n8n)'}`);
+	}
+	say(`  OAuth2:    "${overview.oauth2Credential ?? '(none in n8n)'}": click "Connect" ("Connect my account" in n8n 2.8), pick a company.`);
+	say(`             A new Partner Payroll OAuth2 API credential: Client ID ${client.clientId}, Client Secret ${client.clientSecret}`);
+	say(`             (the sandbox's local test secret), Authorization Server URL ${client.authServerUrl},`);
+	say(`             API Base URL ${client.apiBaseUrl}, all five Scopes.`);
+	if (overview.otherCredentials.length > 0) say(`  Other credentials: ${overview.otherCredentials.join(', ')}`);
 	say(`  Webhooks:  the sandbox sends signed payroll.run events to ${demoWebhookUrl(n8n.url)}`);
 	say(`             (the published "Example: payroll run by webhook..."): complete a month with POST ${sandbox.url}/_sandbox/payroll-status`);
 	say(`             {"companyId":"FR1001","month":"202611","status":"completed"}, or POST .../_sandbox/webhooks/payroll-run.`);
 	say(`  Sandbox:   API ${sandbox.apiBaseUrl}   control ${sandbox.url}/_sandbox`);
+	say(`             keeps its tokens and webhook endpoints in ${path.relative(repoRoot, SANDBOX_STATE_FILE)}: connected stays connected.`);
 	say(`  n8n log:   ${path.relative(repoRoot, n8n.logFile)}`);
 	if (cluster) {
 		for (const worker of cluster.workers) say(`  ${worker.name} log: ${path.relative(repoRoot, worker.logFile)}`);
@@ -214,6 +214,7 @@ function stopOnSignals({ n8n, sandbox, cluster }) {
 function forgetImportsIfDatabaseIsGone() {
 	if (fs.existsSync(DATABASE_FILE)) return;
 	fs.rmSync(TOKENS_FILE, { force: true });
+	fs.rmSync(SANDBOX_STATE_FILE, { force: true });
 	fs.rmSync(WEBHOOK_SECRET_FILE, { force: true });
 	fs.rmSync(IMPORTED_EXAMPLES_FILE, { force: true });
 }
@@ -226,12 +227,13 @@ async function main() {
 	if (QUEUE) ensureDebianPackages(['redis-server', 'postgresql']);
 	fs.mkdirSync(USER_FOLDER, { recursive: true });
 	forgetImportsIfDatabaseIsGone();
-	const { tokens, fresh } = demoTokens();
+	const { tokens, newCompanyIds } = demoTokens();
 	const webhookSecret = demoWebhookSecret();
 	step(`Starting the sandbox on 127.0.0.1:${PORTS.sandbox}${RATE_LIMIT ? ', with the rate limit of the service' : ''}`);
 	const sandbox = await startSandbox({
 		port: PORTS.sandbox,
 		initialTokens: tokens,
+		stateFile: SANDBOX_STATE_FILE,
 		rateLimits: { enabled: RATE_LIMIT },
 	});
 	let n8n = null;
@@ -254,15 +256,22 @@ async function main() {
 		}
 		const tokenOf = (companyId) => tokens.find((token) => token.companyId === companyId).token;
 		const credentials = exampleCredentials(sandbox, tokenOf, { webhookSigningSecret: webhookSecret.signingSecret });
-		if (fresh) {
-			step('Importing credentials connected to the sandbox');
-			await cli.importCredentials(credentials);
-		} else if (webhookSecret.fresh) {
-			await cli.importCredentials(credentials.filter((credential) => credential.id === DEMO_WEBHOOK.credential.id));
-		}
+		// Made now: the tokens of companies new to the tokens file, the webhook example's signing secret.
+		const renewedIds = [
+			...newCompanyIds.map(tokenCredentialId),
+			...(webhookSecret.fresh ? [DEMO_WEBHOOK.credential.id] : []),
+		];
+		const { imported, present: n8nCredentials } = await importMissingCredentials(cli, credentials, { renewedIds });
+		if (imported.length > 0) step(`Imported credential(s) connected to the sandbox: ${imported.map(({ name }) => name).join(', ')}`);
 		// As a partner does in the provider's portal: the endpoint is the example's production URL.
-		await registerEndpoint(sandbox, { url: demoWebhookUrl(`http://127.0.0.1:${PORTS.n8n}`), secret: webhookSecret.signingSecret });
-		await importExamplesOnce(cli);
+		await ensureDemoEndpoint(sandbox, { url: demoWebhookUrl(`http://127.0.0.1:${PORTS.n8n}`), secret: webhookSecret.signingSecret });
+		const examples = await importExamples(cli, { importedIdsFile: IMPORTED_EXAMPLES_FILE, reset: RESET_EXAMPLES });
+		if (RESET_EXAMPLES) {
+			step(`--reset-examples: restored the ${examples.length} example workflows as shipped, over your changes to them:`);
+			for (const workflow of examples) say(`   ${workflow.name}`);
+		} else if (examples.length > 0) {
+			step(`Imported ${examples.length} example workflow(s)`);
+		}
 		step(`Starting n8n ${installedN8nVersion(RUNTIME)} on 127.0.0.1:${PORTS.n8n}${QUEUE ? ', then 2 workers' : ''}`);
 		if (QUEUE) {
 			await cluster.startAll();
@@ -272,7 +281,7 @@ async function main() {
 		}
 		stopOnSignals({ n8n, sandbox, cluster });
 		const owner = await new N8nRest(n8n.url).ensureOwner();
-		printWelcome({ n8n, owner, sandbox, credentials, cluster });
+		printWelcome({ n8n, owner, sandbox, n8nCredentials, cluster });
 		say(`(ready in ${Math.round((Date.now() - started) / 1000)} s)`);
 	} catch (error) {
 		if (cluster) await cluster.stop();
