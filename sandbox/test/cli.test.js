@@ -108,7 +108,7 @@ test('--help exits 0; an unknown option or a bad number exits 2 with the usage',
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('Usage:');
   }
-});
+}, 20000); // five Node.js processes one after the other: over 5 s on a loaded 2-core machine
 
 test('--state-file: the printed tokens and a registered webhook endpoint are the same after a restart', async () => {
   const stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-cli-state-')), 'state.json');
