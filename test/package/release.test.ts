@@ -127,11 +127,16 @@ describe('the repository', () => {
 		expect(publishJob).toContain('NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}');
 	});
 
-	it('runs the README test command in CI', () => {
+	it('runs the README test command in CI, then the lab', () => {
 		const workflow = readProjectFile('.github/workflows/ci.yml');
 		expect(workflow).toMatch(/on:\s*\n\s*push:[\s\S]*pull_request:[\s\S]*workflow_call:/);
 		expect(workflow).toContain('run: bash .ci/run');
-		expect(readProjectFile('.ci/run')).toMatch(/^npm test$/m);
+		const ciRun = readProjectFile('.ci/run');
+		const packageTests = ciRun.search(/^npm test\b/m);
+		const labTests = ciRun.search(/^npm --prefix real-n8n run test:retry\b/m);
+		expect(packageTests).toBeGreaterThan(-1);
+		expect(labTests).toBeGreaterThan(packageTests);
+		expect(readProjectFile('README.md')).toMatch(/^npm test\b/m);
 	});
 
 	it('holds no npm token in any workflow', () => {
