@@ -11,6 +11,8 @@ import {
 import {
 	NODE_RATE_LIMIT_ADVICE,
 	PASSING_FAILURES,
+	REVOKED_TOKEN,
+	failureError,
 	type CountryCode,
 	type ErrorContext,
 	type Failure,
@@ -96,7 +98,7 @@ function messageFor(status: number, serviceError: string, details: string, conte
 			};
 		case 401:
 			return {
-				message: 'The access token is invalid or has been revoked',
+				message: REVOKED_TOKEN,
 				description: `Reconnect the Partner Payroll credential (the service issues no refresh token, so a revoked or replaced token cannot be renewed automatically). ${serviceSaid}`,
 			};
 		case 403: {
@@ -109,12 +111,13 @@ function messageFor(status: number, serviceError: string, details: string, conte
 				: { message: `Forbidden: ${details || serviceError}`, description: serviceSaid };
 		}
 		case 404: {
+			// The likeliest cause first: the company's country where the operation serves one only.
 			const country = context.country
-				? ` This operation serves companies in ${COUNTRY_NAMES[context.country]} (${context.country}) only.`
+				? `This operation serves companies in ${COUNTRY_NAMES[context.country]} (${context.country}) only. `
 				: '';
 			return {
 				message: `Not found: ${details || serviceError || 'the provided id is wrong'}`,
-				description: `Check the company ID and any document ID: a token sees only its own company.${country} ${serviceSaid}`,
+				description: `${country}Check the company ID and any document ID: a token sees only its own company. ${serviceSaid}`,
 			};
 		}
 		case 429:
@@ -202,10 +205,10 @@ export function connectionError(
 	context: ErrorContext = {},
 ): PartnerPayrollApiError {
 	const reason = reasonOf(lost);
+	const timedOut = reason === TRANSPORT_FAILURES.ETIMEDOUT && context.timeoutAdvice;
 	const error = new PartnerPayrollApiError(node, { message: reason } as JsonObject, {
 		message: `Could not get a complete answer from the Partner Payroll API (${reason})`,
-		description:
-			'The connection failed, timed out or the answer was cut off. The request was sent again, within the limits stated in the README, before giving up.',
+		description: `The connection failed, timed out or the answer was cut off. The request was sent again, within the limits stated in the README, before giving up.${timedOut ? ` ${context.timeoutAdvice}` : ''}`,
 		itemIndex: context.itemIndex,
 	});
 	error.retryable = true;
@@ -230,4 +233,16 @@ export function uncertainWriteError(
 		itemIndex: context.itemIndex,
 		description: `It was not sent again, because a second request could record it twice. Before running this node again, check with the Partner Payroll provider whether it was recorded; run again only if it was not.`,
 	});
+}
+
+/** A success status whose body is not what the operation documents (empty, `null`, no list...). */
+export function unexpectedAnswerError(
+	node: INode,
+	response: IN8nHttpFullResponse,
+	expected: string,
+	got: string,
+	itemIndex?: number,
+) {
+	const values = { expected, got: got.slice(0, 200), status: response.statusCode };
+	return failureError(node, 'unexpectedAnswer', values, itemIndex);
 }

@@ -10,9 +10,16 @@ import { wait } from './wait';
 
 export type RequestKind = 'read' | 'write';
 
+/**
+ * The package's one read/write rule: GET and HEAD read, every other method writes. The service
+ * counts them apart (pacing), and only a read may be sent again once it may have arrived (retry).
+ */
+export const isRead = (method: string | undefined): boolean =>
+	['GET', 'HEAD'].includes(String(method ?? 'GET').toUpperCase());
+
 /** A read or a write, as the service counts them. */
 export const kindOf = (method: string | undefined): RequestKind =>
-	['GET', 'HEAD'].includes(String(method ?? 'GET').toUpperCase()) ? 'read' : 'write';
+	isRead(method) ? 'read' : 'write';
 
 /** Items of one node in flight to one application at most (the engine starts every item at once). */
 export const MAX_ITEMS_IN_FLIGHT = 16;

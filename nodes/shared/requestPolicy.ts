@@ -7,7 +7,7 @@ import {
 	type LostAnswer,
 } from './apiError';
 import { failureError, type ErrorContext, type Failure as ReportedFailure } from './errors';
-import { kindOf, processPacer } from './rateLimit';
+import { isRead, kindOf, processPacer } from './rateLimit';
 import { wait } from './wait';
 
 // The rules every request of the package follows, in one place (README: "Errors and retries").
@@ -22,11 +22,6 @@ const REQUEST_BUDGET_MS = 90_000;
 const MAX_WAIT_MS = 30_000;
 const FIRST_BACKOFF_MS = 1000;
 
-/** Only a request that cannot take effect twice may be sent again after it may have reached the service. */
-export function isIdempotent(method: IHttpRequestMethods | string | undefined): boolean {
-	return ['GET', 'HEAD', 'OPTIONS'].includes(String(method ?? 'GET').toUpperCase());
-}
-
 interface RequestPolicy {
 	node: INode;
 	method: IHttpRequestMethods | string | undefined;
@@ -39,6 +34,8 @@ interface RequestPolicy {
 	deadline?: number;
 	/** The Timeout the user set (Request Options): the time one attempt may take. */
 	attemptTimeoutMs?: number;
+	/** Fewer attempts than MAX_ATTEMPTS (a credential Test). */
+	attempts?: number;
 	/** The application whose pace every attempt follows; `gated`: one of the node's items. */
 	pace?: { application: string; gated?: boolean };
 }
@@ -172,7 +169,11 @@ function budgetError(policy: RequestPolicy, lastFailure: string, ofCaller: boole
 	return failureError(
 		policy.node,
 		ofCaller ? 'pollRequestBudget' : 'requestBudget',
-		{ last: lastFailure, budget: requestBudgetMs(policy) / 1000 },
+		{
+			last: lastFailure,
+			budget: requestBudgetMs(policy) / 1000,
+			timeoutAdvice: policy.errorContext?.timeoutAdvice,
+		},
 		policy.errorContext?.itemIndex,
 	);
 }
@@ -218,7 +219,7 @@ export async function sendWithPolicy<T>(
 	const attemptTimeoutMs = policy.attemptTimeoutMs || ATTEMPT_TIMEOUT_MS;
 	const deadline = Math.min(policy.deadline ?? Infinity, ownDeadline);
 	const ofCaller = deadline < ownDeadline;
-	const idempotent = policy.idempotent ?? isIdempotent(policy.method);
+	const idempotent = policy.idempotent ?? isRead(policy.method);
 	const context = policy.errorContext ?? {};
 	let last = 'no attempt';
 	for (let attempt = 1; ; attempt++) {
@@ -266,7 +267,7 @@ export async function sendWithPolicy<T>(
 				context,
 			);
 		finalError.retryable = false;
-		if (attempt >= MAX_ATTEMPTS) throw finalError;
+		if (attempt >= (policy.attempts ?? MAX_ATTEMPTS)) throw finalError;
 
 		const asked = answered?.retryAfterMs;
 		if (asked !== undefined && asked > MAX_WAIT_MS) {

@@ -143,7 +143,10 @@ export function additionalDataFor(credentials: TestCredentials): IWorkflowExecut
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
-/** Runs a declarative node through n8n-core's routing engine, as n8n does for one node execution. */
+/**
+ * Runs a node as n8n does for one node execution: its own `execute()` when it has one, else
+ * n8n-core's routing engine (a declarative node, a credential's test request).
+ */
 export async function runDeclarativeNode(
 	nodeType: INodeType,
 	run: NodeRun,
@@ -164,7 +167,9 @@ export async function runDeclarativeNode(
 		[],
 		run.abortSignal,
 	);
-	const output = await new RoutingNode(context, nodeType).runNode();
+	const output = nodeType.execute
+		? ((await nodeType.execute.call(context)) as INodeExecutionData[][])
+		: await new RoutingNode(context, nodeType).runNode();
 	return output?.[0] ?? [];
 }
 

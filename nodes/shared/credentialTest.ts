@@ -1,0 +1,168 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestFunctions,
+	ICredentialsDecrypted,
+	IDataObject,
+	IN8nHttpFullResponse,
+	INode,
+	INodeCredentialTestResult,
+} from 'n8n-workflow';
+
+import { ALL_SCOPES } from '../../credentials/scopes';
+import { PartnerPayrollApiError } from './apiError';
+import { introspectToken } from './company';
+import type { Connection } from './connection';
+import { isObject } from './objects';
+
+// The credential Test of both credentials: the token is introspected through the package's one
+// transport, and the answer says which company and which scopes the credential is connected to.
+
+/** An error body's `code` (the service sends the HTTP status there) and what it most likely means. */
+const CAUSE_BY_CODE: Record<number, string> = {
+	400: 'The authorization server refused the introspection request (400). Check the Authorization Server URL.',
+	401: 'The token was refused (401): it is invalid, revoked or replaced by a newer one. Reconnect or paste a new token.',
+	403: 'The token may not be checked (403): it lacks a scope or the application is not allowed. Check the scopes of the token.',
+	404: 'Nothing answers at the Authorization Server URL (404). Check the address: the test calls <Authorization Server URL>/introspect.',
+	429: 'The authorization server asks to slow down (429). Try again in a minute.',
+	500: 'The authorization server failed (500). Try again later, or check the Authorization Server URL.',
+	502: 'The authorization server failed (502). Try again later, or check the Authorization Server URL.',
+	503: 'The authorization server failed (503). Try again later, or check the Authorization Server URL.',
+	504: 'The authorization server failed (504). Try again later, or check the Authorization Server URL.',
+};
+
+/** An OAuth 2.0 error body (RFC 6749 / RFC 7662: `{"error": "invalid_token"}`) and what it means here. */
+const CAUSE_BY_OAUTH_ERROR: Record<string, string> = {
+	invalid_token:
+		'The token was refused (invalid_token): it is invalid, revoked or replaced by a newer one. Reconnect or paste a new token.',
+	invalid_request:
+		'The authorization server refused the introspection request (invalid_request). Check the Authorization Server URL.',
+	invalid_client:
+		'The authorization server does not accept the application (invalid_client). Check the client of the token with the provider.',
+};
+
+const NOT_AN_INTROSPECTION =
+	'The Authorization Server URL did not answer like an introspection endpoint (no JSON "active" field). Check the address.';
+
+const INACTIVE =
+	'The token is not active: it was revoked, replaced by a newer token, or never existed. Reconnect or paste a new token.';
+
+// The test's errors are built like the node's; n8n shows only their message.
+const TEST_NODE: INode = {
+	id: 'credential-test',
+	name: 'Partner Payroll credential Test',
+	type: 'partnerPayrollCredentialTest',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+const trimmed = (url: unknown) =>
+	String(url ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+
+/** The credential as a connection of the transport: n8n's credential-test request helper, one attempt. */
+function testConnection(
+	context: ICredentialTestFunctions,
+	data: ICredentialDataDecryptedObject,
+	accessToken: string,
+): Connection {
+	const authServerUrl = trimmed(data.authServerUrl);
+	return {
+		credentialType: 'credential test',
+		baseUrl: trimmed(data.baseUrl),
+		authServerUrl,
+		accessToken,
+		application: `${authServerUrl} credential test`,
+		rateLimitAdvice: 'Try again in a minute.',
+		// The user waits for the answer: one attempt, and its failure at once.
+		attempts: 1,
+		send: async (options) => {
+			const response = (await context.helpers.request({
+				method: options.method,
+				uri: `${options.baseURL ?? ''}${options.url}`,
+				body: options.body,
+				json: true,
+				headers: { ...options.headers, Authorization: `Bearer ${accessToken}` },
+				timeout: options.timeout,
+				resolveWithFullResponse: true,
+				simple: false,
+				followRedirect: false,
+				followAllRedirects: false,
+				...(options.skipSslCertificateValidation ? { rejectUnauthorized: false } : {}),
+			})) as { statusCode: number; headers: IDataObject; body: unknown };
+			return {
+				statusCode: response.statusCode,
+				headers: response.headers,
+				body: response.body,
+			} as IN8nHttpFullResponse;
+		},
+	};
+}
+
+/** What an error answer of the introspection says, read from its body as the service words it. */
+function failureMessage(error: unknown): string {
+	if (!(error instanceof PartnerPayrollApiError && error.httpCode)) {
+		const message = (error as Error).message;
+		return /did not answer like an introspection endpoint/.test(message)
+			? NOT_AN_INTROSPECTION
+			: message;
+	}
+	const body = isObject(error.errorResponse) ? error.errorResponse : {};
+	const byOAuthError = CAUSE_BY_OAUTH_ERROR[String(body.error)];
+	if (byOAuthError) return byOAuthError;
+	// The real 429 body, a proxy's page: no `code`, so not the server's word on the token.
+	return CAUSE_BY_CODE[Number(body.code)] ?? NOT_AN_INTROSPECTION;
+}
+
+async function testToken(
+	context: ICredentialTestFunctions,
+	data: ICredentialDataDecryptedObject,
+	accessToken: string,
+	requestedScopes?: string[],
+): Promise<INodeCredentialTestResult> {
+	const connection = testConnection(context, data, accessToken);
+	let introspection;
+	try {
+		introspection = await introspectToken({ getNode: () => TEST_NODE }, connection);
+	} catch (error) {
+		return { status: 'Error', message: failureMessage(error) };
+	}
+	if (!introspection.active) return { status: 'Error', message: INACTIVE };
+	const company = introspection.company_id ?? 'unknown';
+	const granted = String(introspection.scope ?? '')
+		.split(' ')
+		.filter(Boolean);
+	const missing = (requestedScopes ?? []).filter((scope) => !granted.includes(scope));
+	if (missing.length) {
+		return {
+			status: 'Error',
+			message: `Connected to company ${company}, but the token lacks the scopes ${missing.join(', ')} (granted: ${granted.join(', ') || 'none'}). Select the scopes registered for your application in Scopes, save, then reconnect.`,
+		};
+	}
+	return {
+		status: 'OK',
+		message: `Connected to company ${company} with the scopes ${granted.join(', ') || 'none'}`,
+	};
+}
+
+/** The scopes an OAuth2 credential asks for: those selected, all of them when none is. */
+export function requestedScopes(data: ICredentialDataDecryptedObject): string[] {
+	const selected = Array.isArray(data.scopes) ? (data.scopes as string[]) : [];
+	return selected.length ? selected : ALL_SCOPES;
+}
+
+/** The nodes' `methods.credentialTest`, named by `testedBy` in their credentials. */
+export const credentialTests = {
+	async partnerPayrollTokenTest(
+		this: ICredentialTestFunctions,
+		credential: ICredentialsDecrypted,
+	): Promise<INodeCredentialTestResult> {
+		const data = credential.data ?? {};
+		if (credential.type === 'partnerPayrollOAuth2Api') {
+			const tokenData = data.oauthTokenData as { access_token?: string } | undefined;
+			return await testToken(this, data, String(tokenData?.access_token ?? ''), requestedScopes(data));
+		}
+		return await testToken(this, data, String(data.accessToken ?? ''));
+	},
+};
