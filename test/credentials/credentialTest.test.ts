@@ -1,9 +1,8 @@
-import { Workflow, type INode, type INodeType } from 'n8n-workflow';
-
 import { PartnerPayrollApi } from '../../credentials/PartnerPayrollApi.credentials';
 import { PartnerPayrollOAuth2Api } from '../../credentials/PartnerPayrollOAuth2Api.credentials';
 import { testCredential } from '../support/credential-tester';
-import { ALL_SCOPES, SandboxSession } from '../support/fixtures';
+import { ALL_SCOPES, SandboxSession, partnerPayroll } from '../support/fixtures';
+import { evaluateExpression } from '../support/n8n-harness';
 import { startJsonAnswerServer } from '../support/network';
 
 const session = new SandboxSession();
@@ -161,33 +160,8 @@ describe('OAuth2 credential description', () => {
 	});
 
 	/** The `scope` n8n sends at Connect, evaluated as n8n evaluates a credential's expressions. */
-	function scopeSentFor(scopes: string[] | undefined): unknown {
-		const node: INode = {
-			id: 'credential',
-			name: 'credential',
-			type: 'credential',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		};
-		const nodeType = { description: { properties: [] } } as unknown as INodeType;
-		const workflow = new Workflow({
-			nodes: [node],
-			connections: {},
-			active: false,
-			nodeTypes: {
-				getByName: () => nodeType,
-				getByNameAndVersion: () => nodeType,
-				getKnownTypes: () => ({}),
-			},
-		});
-		const data = { scopes, scope: property('scope').default as string };
-		return (
-			workflow.expression.getComplexParameterValue(node, data, 'internal', {}, undefined, undefined, data) as {
-				scope: unknown;
-			}
-		).scope;
-	}
+	const scopeSentFor = (scopes: string[] | undefined) =>
+		evaluateExpression(partnerPayroll, property('scope').default as string, { self: { scopes } });
 
 	it('a new credential selects no scope, and Connect then asks for all five (never for none)', () => {
 		expect(property('scopes').default).toEqual([]);

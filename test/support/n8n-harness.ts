@@ -202,3 +202,31 @@ export function binaryBytes(item: INodeExecutionData, property = 'data'): Buffer
 	if (!binary) throw new Error(`item has no binary property "${property}"`);
 	return Buffer.from(binary.data, 'base64');
 }
+
+/**
+ * A parameter expression as n8n evaluates it for a node with `parameters` (a subtitle), or for a
+ * credential whose data is `self` (`$self` in a credential's hidden fields).
+ */
+export function evaluateExpression(
+	nodeType: INodeType,
+	expression: string,
+	options: { parameters?: INodeParameters; self?: IDataObject } = {},
+): unknown {
+	const node = buildNode(nodeType, { parameters: options.parameters ?? {}, credentials: {} });
+	node.parameters = options.parameters ?? {};
+	const workflow = buildWorkflow(nodeType, node);
+	if (!options.self) {
+		return workflow.expression.getSimpleParameterValue(node, expression, 'internal', {});
+	}
+	const data = { ...options.self, value: expression };
+	const resolved = workflow.expression.getComplexParameterValue(
+		node,
+		data,
+		'internal',
+		{},
+		undefined,
+		undefined,
+		data,
+	) as IDataObject;
+	return resolved.value;
+}

@@ -1,12 +1,8 @@
-import {
-	Workflow,
-	type INode,
-	type INodeProperties,
-	type INodePropertyOptions,
-} from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { MONTH_HELP } from '../../../../nodes/shared/month';
 import { partnerPayroll } from '../../../support/fixtures';
+import { evaluateExpression } from '../../../support/n8n-harness';
 
 // What the nodes panel, the canvas and an AI agent read of the node (review findings 4, 6 and 7,
 // first use: subtitles and the Month tooltip).
@@ -62,32 +58,10 @@ describe('Billing Declaration → Create says what it does (finding 4)', () => {
 });
 
 describe('canvas subtitle (first use)', () => {
-	function subtitleFor(resource: string, operation: string): unknown {
-		const node: INode = {
-			id: 'n',
-			name: 'Partner Payroll',
-			type: 'n8n-nodes-partner-payroll.partnerPayroll',
-			typeVersion: 1,
-			position: [0, 0],
+	const subtitleFor = (resource: string, operation: string) =>
+		evaluateExpression(partnerPayroll, partnerPayroll.description.subtitle!, {
 			parameters: { resource, operation },
-		};
-		const workflow = new Workflow({
-			nodes: [node],
-			connections: {},
-			active: false,
-			nodeTypes: {
-				getByName: () => partnerPayroll,
-				getByNameAndVersion: () => partnerPayroll,
-				getKnownTypes: () => ({}),
-			},
 		});
-		return workflow.expression.getSimpleParameterValue(
-			node,
-			partnerPayroll.description.subtitle,
-			'internal',
-			{},
-		);
-	}
 
 	it('shows the action of each operation, not its ids', () => {
 		for (const [key, action] of Object.entries(actionsOf())) {
