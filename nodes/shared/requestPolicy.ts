@@ -36,8 +36,8 @@ interface RequestPolicy {
 	attemptTimeoutMs?: number;
 	/** Fewer attempts than MAX_ATTEMPTS (a credential Test). */
 	attempts?: number;
-	/** The application whose pace every attempt follows; `gated`: one of the node's items. */
-	pace?: { application: string; gated?: boolean };
+	/** The application whose pace every attempt follows. */
+	pace?: { application: string };
 }
 
 /** What one attempt is allowed: n8n's `timeout` for it. */
@@ -183,11 +183,10 @@ function requestBudgetMs(policy: RequestPolicy): number {
 }
 
 /** A slot of the application's pace, when the request follows one. */
-async function takeSlotOf(policy: RequestPolicy): Promise<(() => void) | undefined> {
-	if (!policy.pace) return undefined;
+async function takeSlotOf(policy: RequestPolicy): Promise<void> {
+	if (!policy.pace) return;
 	try {
-		return await processPacer.takeSlot(policy.pace.application, kindOf(policy.method), {
-			gated: policy.pace.gated,
+		await processPacer.takeSlot(policy.pace.application, kindOf(policy.method), {
 			signal: policy.signal,
 		});
 	} catch {
@@ -214,7 +213,7 @@ export async function sendWithPolicy<T>(
 ): Promise<T> {
 	// Waiting for the first slot of the pace is not part of the request's time budget: with many
 	// items, the pace itself decides when each is sent.
-	let release = await takeSlotOf(policy);
+	await takeSlotOf(policy);
 	const ownDeadline = Date.now() + requestBudgetMs(policy);
 	const attemptTimeoutMs = policy.attemptTimeoutMs || ATTEMPT_TIMEOUT_MS;
 	const deadline = Math.min(policy.deadline ?? Infinity, ownDeadline);
@@ -230,13 +229,10 @@ export async function sendWithPolicy<T>(
 		const timeoutMs = Math.min(attemptTimeoutMs, remaining);
 		const started = Date.now();
 		try {
-			release ??= await takeSlotOf(policy);
+			if (attempt > 1) await takeSlotOf(policy);
 			return await send({ number: attempt, timeoutMs });
 		} catch (error) {
 			failure = classify(policy, error);
-		} finally {
-			release?.();
-			release = undefined;
 		}
 		// An answer that stopped arriving until the timeout ended it stalled: it timed out.
 		if (failure.kind === 'lostAnswer' && 'code' in failure.lost) {
