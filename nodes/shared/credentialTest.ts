@@ -89,7 +89,6 @@ function testConnection(
 				simple: false,
 				followRedirect: false,
 				followAllRedirects: false,
-				...(options.skipSslCertificateValidation ? { rejectUnauthorized: false } : {}),
 			})) as { statusCode: number; headers: IDataObject; body: unknown };
 			return {
 				statusCode: response.statusCode,

@@ -73,7 +73,7 @@ export const requestOptionsField: INodeProperties = {
 			typeOptions: { minValue: 1 },
 			default: NODE_ATTEMPT_TIMEOUT_MS,
 			description:
-				'Time in ms one attempt may wait for an answer to continue before it is given up and sent again (up to 4 attempts). Without it: 120000 (2 minutes).',
+				'Time in ms one attempt may wait for the answer to start or go on. A read is then sent again, up to 4 attempts; a write never. Without it: 120000 (2 minutes).',
 		},
 	],
 };

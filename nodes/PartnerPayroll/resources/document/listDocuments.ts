@@ -6,8 +6,6 @@ import { asItems, listAnswer } from '../../helpers/answers';
 import { forEachItem, type Operation } from '../../helpers/operation';
 import { optionsField } from '../commonFields';
 
-const LISTINGS = ['getIncomeTaxDocuments', 'getAutoEnrolmentDocuments'];
-
 // The fields of both listings: Download Files and where each PDF goes.
 const properties: INodeProperties[] = [
 	optionsField([
@@ -35,11 +33,10 @@ const properties: INodeProperties[] = [
 function listDocuments(path: string, option: Operation['option']): Operation {
 	return {
 		option,
-		// Both listings show the same fields: declared once, with the first listing.
-		fields:
-			option.value === LISTINGS[0]
-				? updateDisplayOptions({ show: { resource: ['document'], operation: LISTINGS } }, properties)
-				: [],
+		fields: updateDisplayOptions(
+			{ show: { resource: ['document'], operation: [String(option.value)] } },
+			properties,
+		),
 		errorContext: { country: 'GB' },
 		start: forEachItem(async (item) => {
 			const companyId = await item.companyId();
