@@ -55,7 +55,8 @@ export interface Connection extends CallerSettings {
 	send: (options: IHttpRequestOptions) => Promise<IN8nHttpFullResponse>;
 }
 
-const withoutTrailingSlashes = (url: unknown) =>
+/** A URL as typed in a credential, without the trailing slashes that would double the path's. */
+export const withoutTrailingSlashes = (url: unknown) =>
 	String(url ?? '')
 		.trim()
 		.replace(/\/+$/, '');

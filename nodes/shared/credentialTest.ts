@@ -9,42 +9,12 @@ import type {
 } from 'n8n-workflow';
 
 import { ALL_SCOPES } from '../../credentials/scopes';
-import { PartnerPayrollApiError } from './apiError';
+import { INACTIVE_TOKEN_TEST, tokenLookupFailure } from './apiError';
 import { introspectToken } from './company';
-import type { Connection } from './connection';
-import { isObject } from './objects';
+import { withoutTrailingSlashes, type Connection } from './connection';
 
 // The credential Test of both credentials: the token is introspected through the package's one
 // transport, and the answer says which company and which scopes the credential is connected to.
-
-/** An error body's `code` (the service sends the HTTP status there) and what it most likely means. */
-const CAUSE_BY_CODE: Record<number, string> = {
-	400: 'The authorization server refused the introspection request (400). Check the Authorization Server URL.',
-	401: 'The token was refused (401): it is invalid, revoked or replaced by a newer one. Reconnect or paste a new token.',
-	403: 'The token may not be checked (403): it lacks a scope or the application is not allowed. Check the scopes of the token.',
-	404: 'Nothing answers at the Authorization Server URL (404). Check the address: the test calls <Authorization Server URL>/introspect.',
-	429: 'The authorization server asks to slow down (429). Try again in a minute.',
-	500: 'The authorization server failed (500). Try again later, or check the Authorization Server URL.',
-	502: 'The authorization server failed (502). Try again later, or check the Authorization Server URL.',
-	503: 'The authorization server failed (503). Try again later, or check the Authorization Server URL.',
-	504: 'The authorization server failed (504). Try again later, or check the Authorization Server URL.',
-};
-
-/** An OAuth 2.0 error body (RFC 6749 / RFC 7662: `{"error": "invalid_token"}`) and what it means here. */
-const CAUSE_BY_OAUTH_ERROR: Record<string, string> = {
-	invalid_token:
-		'The token was refused (invalid_token): it is invalid, revoked or replaced by a newer one. Reconnect or paste a new token.',
-	invalid_request:
-		'The authorization server refused the introspection request (invalid_request). Check the Authorization Server URL.',
-	invalid_client:
-		'The authorization server does not accept the application (invalid_client). Check the client of the token with the provider.',
-};
-
-const NOT_AN_INTROSPECTION =
-	'The Authorization Server URL did not answer like an introspection endpoint (no JSON "active" field). Check the address.';
-
-const INACTIVE =
-	'The token is not active: it was revoked, replaced by a newer token, or never existed. Reconnect or paste a new token.';
 
 // The test's errors are built like the node's; n8n shows only their message.
 const TEST_NODE: INode = {
@@ -56,21 +26,16 @@ const TEST_NODE: INode = {
 	parameters: {},
 };
 
-const trimmed = (url: unknown) =>
-	String(url ?? '')
-		.trim()
-		.replace(/\/+$/, '');
-
 /** The credential as a connection of the transport: n8n's credential-test request helper, one attempt. */
 function testConnection(
 	context: ICredentialTestFunctions,
 	data: ICredentialDataDecryptedObject,
 	accessToken: string,
 ): Connection {
-	const authServerUrl = trimmed(data.authServerUrl);
+	const authServerUrl = withoutTrailingSlashes(data.authServerUrl);
 	return {
 		credentialType: 'credential test',
-		baseUrl: trimmed(data.baseUrl),
+		baseUrl: withoutTrailingSlashes(data.baseUrl),
 		authServerUrl,
 		accessToken,
 		application: `${authServerUrl} credential test`,
@@ -99,21 +64,6 @@ function testConnection(
 	};
 }
 
-/** What an error answer of the introspection says, read from its body as the service words it. */
-function failureMessage(error: unknown): string {
-	if (!(error instanceof PartnerPayrollApiError && error.httpCode)) {
-		const message = (error as Error).message;
-		return /did not answer like an introspection endpoint/.test(message)
-			? NOT_AN_INTROSPECTION
-			: message;
-	}
-	const body = isObject(error.errorResponse) ? error.errorResponse : {};
-	const byOAuthError = CAUSE_BY_OAUTH_ERROR[String(body.error)];
-	if (byOAuthError) return byOAuthError;
-	// The real 429 body, a proxy's page: no `code`, so not the server's word on the token.
-	return CAUSE_BY_CODE[Number(body.code)] ?? NOT_AN_INTROSPECTION;
-}
-
 async function testToken(
 	context: ICredentialTestFunctions,
 	data: ICredentialDataDecryptedObject,
@@ -125,9 +75,9 @@ async function testToken(
 	try {
 		introspection = await introspectToken({ getNode: () => TEST_NODE }, connection);
 	} catch (error) {
-		return { status: 'Error', message: failureMessage(error) };
+		return { status: 'Error', message: tokenLookupFailure(error) };
 	}
-	if (!introspection.active) return { status: 'Error', message: INACTIVE };
+	if (!introspection.active) return { status: 'Error', message: INACTIVE_TOKEN_TEST };
 	const company = introspection.company_id ?? 'unknown';
 	const granted = String(introspection.scope ?? '')
 		.split(' ')
