@@ -7,6 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { readConnection } from '../shared/connection';
+import { credentialTests } from '../shared/credentialTest';
 import { authenticationField, ACCESS_TOKEN_CHOICE, OAUTH2_CHOICE } from '../shared/descriptions';
 import { NODE_RATE_LIMIT_ADVICE, NODE_TIMEOUT_ADVICE, asNodeError } from '../shared/errors';
 import { cancelSignalOf } from '../shared/transport';
@@ -24,7 +25,6 @@ import { document } from './resources/document';
 import { insuranceContract } from './resources/insuranceContract';
 import { payroll } from './resources/payroll';
 import type { Resource } from './resources/resource';
-import { credentialTests } from '../shared/credentialTest';
 
 const RESOURCES: Resource[] = [
 	accounting,
@@ -95,11 +95,7 @@ export class PartnerPayroll implements INodeType {
 			attemptTimeoutMs: NODE_ATTEMPT_TIMEOUT_MS,
 			requestOptions,
 		});
-		const items = itemsOfRun(this, connection, {
-			rateLimitAdvice: NODE_RATE_LIMIT_ADVICE,
-			timeoutAdvice: NODE_TIMEOUT_ADVICE,
-			...operation.errorContext,
-		});
+		const items = itemsOfRun(this, connection, operation.errorContext ?? {});
 		const executeItem = await operation.start(items);
 		const batch = requestOptions.batching?.batch;
 		const batchSize = batch?.batchSize ?? -1;
