@@ -1,4 +1,4 @@
-import { ExecuteContext, PollContext, RoutingNode } from 'n8n-core';
+import { ExecuteContext, PollContext, RoutingNode, SupplyDataContext } from 'n8n-core';
 import {
 	ICredentialsHelper,
 	NodeHelpers,
@@ -7,6 +7,7 @@ import {
 	type ICredentialDataDecryptedObject,
 	type ICredentialType,
 	type IDataObject,
+	type IExecuteFunctions,
 	type IHttpRequestOptions,
 	type IRunExecutionData,
 	type INode,
@@ -170,6 +171,37 @@ export async function runDeclarativeNode(
 	const output = nodeType.execute
 		? ((await nodeType.execute.call(context)) as INodeExecutionData[][])
 		: await new RoutingNode(context, nodeType).runNode();
+	return output?.[0] ?? [];
+}
+
+/**
+ * Runs a node as an AI Agent's tool, as n8n-core's tool invocation does: the node's `execute()` in
+ * a sub-node context whose input is the model's arguments (connection type ai_tool).
+ */
+export async function runAsTool(
+	nodeType: INodeType,
+	run: Pick<NodeRun, 'parameters' | 'credentials'> & { toolArguments: IDataObject },
+): Promise<INodeExecutionData[]> {
+	const node = buildNode(nodeType, run);
+	const workflow = buildWorkflow(nodeType, node);
+	const items = [{ json: run.toolArguments }];
+	const context = new SupplyDataContext(
+		workflow,
+		node,
+		additionalDataFor(run.credentials),
+		'manual',
+		createRunExecutionData(),
+		0,
+		items,
+		{ ai_tool: [items] },
+		'ai_tool',
+		{ node, data: { ai_tool: [items] }, source: null },
+		[],
+	);
+	// As n8n-core does: the sub-node context stands in for the execute functions.
+	const output = (await nodeType.execute!.call(
+		context as unknown as IExecuteFunctions,
+	)) as INodeExecutionData[][];
 	return output?.[0] ?? [];
 }
 
