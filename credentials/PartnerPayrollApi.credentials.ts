@@ -1,13 +1,12 @@
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	Icon,
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { apiBaseUrlField, authServerUrlField, credentialTestRequest } from './common';
+import { apiBaseUrlField, authServerUrlField } from './common';
 
 export class PartnerPayrollApi implements ICredentialType {
 	name = 'partnerPayrollApi';
@@ -39,6 +38,9 @@ export class PartnerPayrollApi implements ICredentialType {
 		},
 	];
 
+	// Tested by the nodes (`testedBy: 'partnerPayrollTokenTest'`): introspection through the package's
+	// transport, which names the company and scopes of the token.
+
 	// A function, not a generic `=Bearer {{...}}` header: n8n would evaluate that expression in its
 	// sandbox for every request.
 	async authenticate(
@@ -53,6 +55,4 @@ export class PartnerPayrollApi implements ICredentialType {
 			},
 		};
 	}
-
-	test: ICredentialTestRequest = credentialTestRequest('$credentials.accessToken');
 }

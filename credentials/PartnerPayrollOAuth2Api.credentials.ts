@@ -1,21 +1,18 @@
-import type { ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
+import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
-import { apiBaseUrlField, authServerUrlField, credentialTestRequest } from './common';
-
-const SCOPES = [
-	{ name: 'Accounting (accounting:read)', value: 'accounting:read' },
-	{ name: 'Health Insurance (health-insurance:read)', value: 'health-insurance:read' },
-	{ name: 'Payment Files (payment-files:read)', value: 'payment-files:read' },
-	{
-		name: 'Payslips and UK Tax Documents (contracts:payslips:read)',
-		value: 'contracts:payslips:read',
-	},
-	{ name: 'Pension (pension:read)', value: 'pension:read' },
-];
+import { apiBaseUrlField, authServerUrlField } from './common';
+import { ALL_SCOPES, SCOPES } from './scopes';
 
 // A trailing slash typed by the user must not double the one before "authorize"/"token".
 const AUTH_SERVER =
 	'{{$self["authServerUrl"].endsWith("/") ? $self["authServerUrl"].slice(0, -1) : $self["authServerUrl"]}}';
+
+/**
+ * The `scope` sent at Connect: the selected scopes, all of them when none is selected. n8n 2.40's
+ * editor shows a new credential's Scopes empty whatever the default: an empty selection must not
+ * get a token without scopes that fails only at the first run.
+ */
+export const SCOPE_EXPRESSION = `={{($self["scopes"] || []).length ? $self["scopes"].join(" ") : ${JSON.stringify(ALL_SCOPES.join(' '))}}}`;
 
 export class PartnerPayrollOAuth2Api implements ICredentialType {
 	name = 'partnerPayrollOAuth2Api';
@@ -31,6 +28,8 @@ export class PartnerPayrollOAuth2Api implements ICredentialType {
 
 	documentationUrl = 'https://github.com/partner-payroll/n8n-nodes-partner-payroll#credentials';
 
+	// Tested by the nodes (`testedBy: 'partnerPayrollTokenTest'`): the Test names the company of the
+	// token and fails naming the requested scopes the token lacks.
 	properties: INodeProperties[] = [
 		apiBaseUrlField,
 		{
@@ -43,9 +42,9 @@ export class PartnerPayrollOAuth2Api implements ICredentialType {
 			name: 'scopes',
 			type: 'multiOptions',
 			options: SCOPES,
-			default: SCOPES.map((scope) => scope.value),
+			default: [],
 			description:
-				'Scopes to request. They must be among the scopes registered for your application, or the connection fails.',
+				'Scopes to request at Connect. Empty requests all five. Select only scopes registered for your application: the authorization server refuses any other, and Connect then fails. After a change, reconnect.',
 		},
 		{ displayName: 'Grant Type', name: 'grantType', type: 'hidden', default: 'authorizationCode' },
 		{
@@ -60,12 +59,7 @@ export class PartnerPayrollOAuth2Api implements ICredentialType {
 			type: 'hidden',
 			default: `=${AUTH_SERVER}/token`,
 		},
-		{
-			displayName: 'Scope',
-			name: 'scope',
-			type: 'hidden',
-			default: '={{$self["scopes"].join(" ")}}',
-		},
+		{ displayName: 'Scope', name: 'scope', type: 'hidden', default: SCOPE_EXPRESSION },
 		{
 			displayName: 'Auth URI Query Parameters',
 			name: 'authQueryParameters',
@@ -75,6 +69,4 @@ export class PartnerPayrollOAuth2Api implements ICredentialType {
 		// The spec sends client id and secret in the token request body.
 		{ displayName: 'Authentication', name: 'authentication', type: 'hidden', default: 'body' },
 	];
-
-	test: ICredentialTestRequest = credentialTestRequest('$credentials.oauthTokenData.access_token');
 }

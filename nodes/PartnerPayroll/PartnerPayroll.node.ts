@@ -1,12 +1,39 @@
-import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
 
-import { authenticationField, credentialsByAuthentication } from '../shared/descriptions';
-import { accountingDescription } from './resources/accounting';
-import { billingDeclarationDescription } from './resources/billingDeclaration';
-import { companyDescription } from './resources/company';
-import { documentDescription } from './resources/document';
-import { insuranceContractDescription } from './resources/insuranceContract';
-import { payrollDescription } from './resources/payroll';
+import { readConnection } from '../shared/connection';
+import { credentialTests } from '../shared/credentialTest';
+import { authenticationField, ACCESS_TOKEN_CHOICE, OAUTH2_CHOICE } from '../shared/descriptions';
+import { NODE_RATE_LIMIT_ADVICE, NODE_TIMEOUT_ADVICE, asNodeError } from '../shared/errors';
+import { cancelSignalOf } from '../shared/transport';
+import { wait } from '../shared/wait';
+import { itemsOfRun } from './helpers/operation';
+import {
+	NODE_ATTEMPT_TIMEOUT_MS,
+	requestOptionsField,
+	type NodeRequestOptions,
+} from './helpers/requestOptions';
+import { accounting } from './resources/accounting';
+import { billingDeclaration } from './resources/billingDeclaration';
+import { company } from './resources/company';
+import { document } from './resources/document';
+import { insuranceContract } from './resources/insuranceContract';
+import { payroll } from './resources/payroll';
+import type { Resource } from './resources/resource';
+
+const RESOURCES: Resource[] = [
+	accounting,
+	billingDeclaration,
+	company,
+	document,
+	insuranceContract,
+	payroll,
+];
 
 export class PartnerPayroll implements INodeType {
 	description: INodeTypeDescription = {
@@ -18,19 +45,19 @@ export class PartnerPayroll implements INodeType {
 		},
 		group: ['input'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		// The canvas shows the node's action ("Download a payment file"), not the ids of n8n's usual
+		// `operation: resource`. n8n's lint wants this literal; a test keeps it equal to the actions.
+		subtitle:
+			'={{ {"accounting.downloadCsv":"Download an accounting CSV file","accounting.getEntries":"Get accounting entries","billingDeclaration.create":"Create a billing declaration","company.get":"Get a company","company.getFrench":"Get the French record of a company","document.download":"Download a document","document.getAutoEnrolmentDocuments":"Get UK auto-enrolment documents","document.getIncomeTaxDocuments":"Get UK income tax documents","insuranceContract.getHealthInsurance":"Get health insurance contracts","insuranceContract.getProvidentFund":"Get provident fund contracts","payroll.downloadPaymentFile":"Download a payment file","payroll.getStatus":"Get the payroll status of a month"}[$parameter["resource"] + "." + $parameter["operation"]] || $parameter["operation"] }}',
 		description: 'Read payroll data of a company from the Partner Payroll API',
 		defaults: { name: 'Partner Payroll' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: credentialsByAuthentication,
-		// The base URL is the credential's, set by a pre-send hook of the routing (helpers/routing.ts).
-		requestDefaults: {
-			headers: { Accept: 'application/json' },
-			// Every answer reaches the node's own error map, which keeps the service's details.
-			ignoreHttpStatusErrors: true,
-		},
+		credentials: [
+			{ name: 'partnerPayrollApi', testedBy: 'partnerPayrollTokenTest', ...ACCESS_TOKEN_CHOICE },
+			{ name: 'partnerPayrollOAuth2Api', testedBy: 'partnerPayrollTokenTest', ...OAUTH2_CHOICE },
+		],
 		properties: [
 			authenticationField,
 			{
@@ -38,22 +65,59 @@ export class PartnerPayroll implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [
-					{ name: 'Accounting', value: 'accounting' },
-					{ name: 'Billing Declaration', value: 'billingDeclaration' },
-					{ name: 'Company', value: 'company' },
-					{ name: 'Document', value: 'document' },
-					{ name: 'Insurance Contract', value: 'insuranceContract' },
-					{ name: 'Payroll', value: 'payroll' },
-				],
+				options: RESOURCES.map(({ name, value }) => ({ name, value })),
 				default: 'payroll',
 			},
-			...accountingDescription,
-			...billingDeclarationDescription,
-			...companyDescription,
-			...documentDescription,
-			...insuranceContractDescription,
-			...payrollDescription,
+			...RESOURCES.flatMap((resource) => resource.properties),
+			requestOptionsField,
 		],
 	};
+
+	methods = { credentialTest: credentialTests };
+
+	/** Every item in order, one request path: the operation's executor, paired output, Continue On Fail. */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const resourceValue = this.getNodeParameter('resource', 0) as string;
+		const operationValue = this.getNodeParameter('operation', 0) as string;
+		const operation = RESOURCES.find((resource) => resource.value === resourceValue)?.operations[
+			operationValue
+		];
+		if (!operation) {
+			throw asNodeError(
+				this.getNode(),
+				new Error(`Unknown operation "${operationValue}" of resource "${resourceValue}"`),
+			);
+		}
+		const requestOptions = this.getNodeParameter('requestOptions', 0, {}) as NodeRequestOptions;
+		const connection = await readConnection(this, {
+			rateLimitAdvice: NODE_RATE_LIMIT_ADVICE,
+			timeoutAdvice: NODE_TIMEOUT_ADVICE,
+			attemptTimeoutMs: NODE_ATTEMPT_TIMEOUT_MS,
+			requestOptions,
+		});
+		const items = itemsOfRun(this, connection, operation.errorContext ?? {});
+		const executeItem = await operation.start(items);
+		const batch = requestOptions.batching?.batch;
+		const batchSize = batch?.batchSize ?? -1;
+		const output: INodeExecutionData[] = [];
+		for (const item of items) {
+			// Batching (Request Options): a pause between batches of items, as n8n's own option does.
+			if (batchSize >= 0 && item.index > 0 && item.index % Math.max(batchSize, 1) === 0) {
+				await wait(batch?.batchInterval ?? 0, cancelSignalOf(this));
+			}
+			try {
+				const results = await executeItem(item);
+				output.push(...results.map((result) => ({ ...result, pairedItem: { item: item.index } })));
+			} catch (error) {
+				const nodeError = asNodeError(this.getNode(), error, item.index);
+				if (!this.continueOnFail()) throw nodeError;
+				output.push({
+					json: { error: nodeError.message },
+					error: nodeError,
+					pairedItem: { item: item.index },
+				});
+			}
+		}
+		return [output];
+	}
 }

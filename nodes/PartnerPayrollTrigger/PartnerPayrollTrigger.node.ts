@@ -8,11 +8,12 @@ import {
 
 import { resolveCompanyId } from '../shared/company';
 import { readConnection } from '../shared/connection';
+import { credentialTests } from '../shared/credentialTest';
 import { TRIGGER_RATE_LIMIT_ADVICE, asNodeError, failureError } from '../shared/errors';
 import {
 	authenticationField,
 	companyIdField,
-	credentialsByAuthentication,
+	ACCESS_TOKEN_CHOICE, OAUTH2_CHOICE,
 } from '../shared/descriptions';
 import { newDocumentWatcher } from './events/newDocument';
 import { payrollCompletedWatcher } from './events/payrollCompleted';
@@ -47,7 +48,10 @@ export class PartnerPayrollTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: credentialsByAuthentication,
+		credentials: [
+			{ name: 'partnerPayrollApi', testedBy: 'partnerPayrollTokenTest', ...ACCESS_TOKEN_CHOICE },
+			{ name: 'partnerPayrollOAuth2Api', testedBy: 'partnerPayrollTokenTest', ...OAUTH2_CHOICE },
+		],
 		properties: [
 			authenticationField,
 			{
@@ -195,6 +199,8 @@ export class PartnerPayrollTrigger implements INodeType {
 			},
 		],
 	};
+
+	methods = { credentialTest: credentialTests };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const event = this.getNodeParameter('event', 'payrollCompleted') as TriggerEvent;

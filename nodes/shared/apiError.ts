@@ -11,11 +11,14 @@ import {
 import {
 	NODE_RATE_LIMIT_ADVICE,
 	PASSING_FAILURES,
+	REVOKED_TOKEN,
+	failureError,
 	type CountryCode,
 	type ErrorContext,
 	type Failure,
 } from './errors';
 import { askedWaitMs } from './rateLimit';
+import { isObject } from './objects';
 import { bodyBytes, isStream } from './streams';
 
 // The service's error answers and the failures on the way to it, in words: the one error map of the
@@ -96,7 +99,7 @@ function messageFor(status: number, serviceError: string, details: string, conte
 			};
 		case 401:
 			return {
-				message: 'The access token is invalid or has been revoked',
+				message: REVOKED_TOKEN,
 				description: `Reconnect the Partner Payroll credential (the service issues no refresh token, so a revoked or replaced token cannot be renewed automatically). ${serviceSaid}`,
 			};
 		case 403: {
@@ -109,12 +112,13 @@ function messageFor(status: number, serviceError: string, details: string, conte
 				: { message: `Forbidden: ${details || serviceError}`, description: serviceSaid };
 		}
 		case 404: {
+			// The likeliest cause first: the company's country where the operation serves one only.
 			const country = context.country
-				? ` This operation serves companies in ${COUNTRY_NAMES[context.country]} (${context.country}) only.`
+				? `This operation serves companies in ${COUNTRY_NAMES[context.country]} (${context.country}) only. `
 				: '';
 			return {
 				message: `Not found: ${details || serviceError || 'the provided id is wrong'}`,
-				description: `Check the company ID and any document ID: a token sees only its own company.${country} ${serviceSaid}`,
+				description: `${country}Check the company ID and any document ID: a token sees only its own company. ${serviceSaid}`,
 			};
 		}
 		case 429:
@@ -202,10 +206,10 @@ export function connectionError(
 	context: ErrorContext = {},
 ): PartnerPayrollApiError {
 	const reason = reasonOf(lost);
+	const timedOut = reason === TRANSPORT_FAILURES.ETIMEDOUT && context.timeoutAdvice;
 	const error = new PartnerPayrollApiError(node, { message: reason } as JsonObject, {
 		message: `Could not get a complete answer from the Partner Payroll API (${reason})`,
-		description:
-			'The connection failed, timed out or the answer was cut off. The request was sent again, within the limits stated in the README, before giving up.',
+		description: `The connection failed, timed out or the answer was cut off. The request was sent again, within the limits stated in the README, before giving up.${timedOut ? ` ${context.timeoutAdvice}` : ''}`,
 		itemIndex: context.itemIndex,
 	});
 	error.retryable = true;
@@ -230,4 +234,62 @@ export function uncertainWriteError(
 		itemIndex: context.itemIndex,
 		description: `It was not sent again, because a second request could record it twice. Before running this node again, check with the Partner Payroll provider whether it was recorded; run again only if it was not.`,
 	});
+}
+
+/** A success status whose body is not what the operation documents (empty, `null`, no list...). */
+export function unexpectedAnswerError(
+	node: INode,
+	response: IN8nHttpFullResponse,
+	expected: string,
+	got: string,
+	itemIndex?: number,
+) {
+	const values = { expected, got: got.slice(0, 200), status: response.statusCode };
+	return failureError(node, 'unexpectedAnswer', values, itemIndex);
+}
+
+// What a credential Test says of the token lookup's failures (it shows the message only).
+
+/** An error body's `code` (the service sends the HTTP status there) and what it most likely means. */
+const CAUSE_BY_CODE: Record<number, string> = {
+	400: 'The authorization server refused the introspection request (400). Check the Authorization Server URL.',
+	401: 'The token was refused (401): it is invalid, revoked or replaced by a newer one. Reconnect or paste a new token.',
+	403: 'The token may not be checked (403): it lacks a scope or the application is not allowed. Check the scopes of the token.',
+	404: 'Nothing answers at the Authorization Server URL (404). Check the address: the test calls <Authorization Server URL>/introspect.',
+	429: 'The authorization server asks to slow down (429). Try again in a minute.',
+	500: 'The authorization server failed (500). Try again later, or check the Authorization Server URL.',
+	502: 'The authorization server failed (502). Try again later, or check the Authorization Server URL.',
+	503: 'The authorization server failed (503). Try again later, or check the Authorization Server URL.',
+	504: 'The authorization server failed (504). Try again later, or check the Authorization Server URL.',
+};
+
+/** An OAuth 2.0 error body (RFC 6749 / RFC 7662: `{"error": "invalid_token"}`) and what it means here. */
+const CAUSE_BY_OAUTH_ERROR: Record<string, string> = {
+	invalid_token:
+		'The token was refused (invalid_token): it is invalid, revoked or replaced by a newer one. Reconnect or paste a new token.',
+	invalid_request:
+		'The authorization server refused the introspection request (invalid_request). Check the Authorization Server URL.',
+	invalid_client:
+		'The authorization server does not accept the application (invalid_client). Check the client of the token with the provider.',
+};
+
+const NOT_AN_INTROSPECTION_TEST =
+	'The Authorization Server URL did not answer like an introspection endpoint (no JSON "active" field). Check the address.';
+
+export const INACTIVE_TOKEN_TEST =
+	'The token is not active: it was revoked, replaced by a newer token, or never existed. Reconnect or paste a new token.';
+
+/** The likely cause of a failed token lookup, read from the answer's body as the service words it. */
+export function tokenLookupFailure(error: unknown): string {
+	if (!(error instanceof PartnerPayrollApiError && error.httpCode)) {
+		const message = (error as Error).message;
+		return /did not answer like an introspection endpoint/.test(message)
+			? NOT_AN_INTROSPECTION_TEST
+			: message;
+	}
+	const body = isObject(error.errorResponse) ? error.errorResponse : {};
+	const byOAuthError = CAUSE_BY_OAUTH_ERROR[String(body.error)];
+	if (byOAuthError) return byOAuthError;
+	// The real 429 body, a proxy's page: no `code`, so not the server's word on the token.
+	return CAUSE_BY_CODE[Number(body.code)] ?? NOT_AN_INTROSPECTION_TEST;
 }

@@ -1,6 +1,9 @@
-import type { Connection, PartnerPayrollFunctions } from './connection';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { Connection, RequestContext } from './connection';
 import { failureError } from './errors';
 import { checkedId } from './ids';
+import { isObject } from './objects';
 import { apiRequest } from './transport';
 
 /** The collections a company is read from: its record, its French record, everything below it. */
@@ -15,34 +18,56 @@ export function companyPath(
 	return `/${collection}/${encodeURIComponent(companyId)}${below}`;
 }
 
-interface Introspection {
+/** The authorization server's answer about a token (spec: Introspection). */
+export interface Introspection {
 	active: boolean;
 	company_id?: string;
+	/** Space-separated scopes. */
+	scope?: string;
 }
 
 /**
  * Asks the authorization server about the credential's token. The service wants the token both
  * as the bearer header and in the JSON body; it goes to the credential's own server only.
  */
-async function introspectToken(
-	context: PartnerPayrollFunctions,
+export async function introspectToken(
+	context: RequestContext,
 	connection: Connection,
 ): Promise<Introspection> {
 	if (!connection.authServerUrl) throw failureError(context.getNode(), 'noAuthServer');
-	const response = await apiRequest(context, connection, {
-		method: 'POST',
-		path: `${connection.authServerUrl}/introspect`,
-		body: { token: connection.accessToken },
-		headers: { 'Content-Type': 'application/json' },
-		readOnly: true,
-		toAuthorizationServer: true,
+	// A sign-in page or another service answering 200 is not the server's word on the token.
+	const { body } = await apiRequest(
+		context,
+		connection,
+		{
+			method: 'POST',
+			path: `${connection.authServerUrl}/introspect`,
+			body: { token: connection.accessToken },
+			headers: { 'Content-Type': 'application/json' },
+			readOnly: true,
+			toAuthorizationServer: true,
+		},
+		{},
+	).catch((error: unknown) => {
+		throw isTextAnswer(error) ? notAnIntrospection(context, 'text (an HTML page, say)') : error;
 	});
-	return response.body as Introspection;
+	if (!isObject(body) || typeof body.active !== 'boolean') {
+		throw notAnIntrospection(context, `JSON without it (${JSON.stringify(body ?? null).slice(0, 100)})`);
+	}
+	return body as unknown as Introspection;
 }
+
+/** The read rule of the transport refused a text answer (an HTML page, say). */
+const isTextAnswer = (error: unknown) =>
+	error instanceof NodeOperationError &&
+	['malformedAnswer', 'unexpectedAnswer'].includes(String(error.context.failure));
+
+const notAnIntrospection = (context: RequestContext, what: string) =>
+	failureError(context.getNode(), 'notAnIntrospection', { what });
 
 /** An explicit company id wins; otherwise the company the token was issued for. */
 export async function resolveCompanyId(
-	context: PartnerPayrollFunctions,
+	context: RequestContext,
 	connection: Connection,
 	explicitCompanyId: string,
 ): Promise<string> {

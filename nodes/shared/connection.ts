@@ -1,7 +1,20 @@
 import { createHash } from 'crypto';
-import type { IExecuteSingleFunctions, IPollFunctions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	INode,
+	IPollFunctions,
+} from 'n8n-workflow';
 
-export type PartnerPayrollFunctions = IExecuteSingleFunctions | IPollFunctions;
+import { authenticationField } from './descriptions';
+
+export type PartnerPayrollFunctions = IExecuteFunctions | IPollFunctions;
+
+/** What the transport needs of its caller: the node its errors name (a node, a trigger, a credential Test). */
+export interface RequestContext {
+	getNode(): INode;
+}
 
 /** The node's Request Options (n8n adds them to every declarative node): they apply to every request. */
 export interface RequestOptions {
@@ -15,8 +28,12 @@ export interface RequestOptions {
 interface CallerSettings {
 	/** What a rate-limit error tells the user to change, in terms of the caller's own settings. */
 	rateLimitAdvice: string;
+	/** What a timeout error tells the user to change, where the caller has a setting for it. */
+	timeoutAdvice?: string;
 	/** When every request must have ended (epoch ms): a trigger poll's budget. */
 	deadline?: number;
+	/** The time one attempt may take when the user set no Timeout (the request policy's own otherwise). */
+	attemptTimeoutMs?: number;
 	requestOptions?: RequestOptions;
 }
 
@@ -32,19 +49,33 @@ export interface Connection extends CallerSettings {
 	 * with the OAuth2 client id, or with a digest of a token obtained outside n8n (never the token).
 	 */
 	application: string;
+	/** Attempts per request, when fewer than the request policy's (a credential Test answers at once). */
+	attempts?: number;
+	/** Sends one attempt with the credential's authentication (n8n's helper; the transport decides the rest). */
+	send: (options: IHttpRequestOptions) => Promise<IN8nHttpFullResponse>;
 }
 
-const withoutTrailingSlashes = (url: unknown) =>
+/** A URL as typed in a credential, without the trailing slashes that would double the path's. */
+export const withoutTrailingSlashes = (url: unknown) =>
 	String(url ?? '')
 		.trim()
 		.replace(/\/+$/, '');
+
+/** The `authentication` parameter; its default is the field's (descriptions.ts). */
+function authenticationOf(context: PartnerPayrollFunctions): string {
+	const value =
+		'getInputData' in context
+			? context.getNodeParameter('authentication', 0, authenticationField.default)
+			: context.getNodeParameter('authentication', authenticationField.default);
+	return String(value);
+}
 
 /** Reads the credential that the `authentication` parameter chooses (`oAuth2` or `accessToken`). */
 export async function readConnection(
 	context: PartnerPayrollFunctions,
 	caller: CallerSettings,
 ): Promise<Connection> {
-	const authentication = context.getNodeParameter('authentication', 'accessToken') as string;
+	const authentication = authenticationOf(context);
 	const credentialType =
 		authentication === 'oAuth2' ? 'partnerPayrollOAuth2Api' : 'partnerPayrollApi';
 	const credentials = await context.getCredentials(credentialType);
@@ -66,5 +97,11 @@ export async function readConnection(
 		authServerUrl: withoutTrailingSlashes(credentials.authServerUrl),
 		accessToken,
 		application: `${baseUrl} ${client}`,
+		send: async (options) =>
+			(await context.helpers.httpRequestWithAuthentication.call(
+				context,
+				credentialType,
+				options,
+			)) as IN8nHttpFullResponse,
 	};
 }

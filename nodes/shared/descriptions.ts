@@ -11,19 +11,19 @@ export const authenticationField: INodeProperties = {
 	default: 'oAuth2',
 };
 
-/** The credential each value of `authentication` selects (see readConnection). */
-export const credentialsByAuthentication: INodeCredentialDescription[] = [
-	{
-		name: 'partnerPayrollApi',
-		required: true,
-		displayOptions: { show: { authentication: ['accessToken'] } },
-	},
-	{
-		name: 'partnerPayrollOAuth2Api',
-		required: true,
-		displayOptions: { show: { authentication: ['oAuth2'] } },
-	},
-];
+type CredentialChoice = Omit<INodeCredentialDescription, 'name'>;
+
+// The credential each value of `authentication` selects (see readConnection). Each node lists
+// them with their names and `testedBy` written out: n8n's lint reads those from the node file.
+export const ACCESS_TOKEN_CHOICE: CredentialChoice = {
+	required: true,
+	displayOptions: { show: { authentication: ['accessToken'] } },
+};
+
+export const OAUTH2_CHOICE: CredentialChoice = {
+	required: true,
+	displayOptions: { show: { authentication: ['oAuth2'] } },
+};
 
 export const companyIdField: INodeProperties = {
 	displayName: 'Company ID',

@@ -5,7 +5,7 @@ import { companyPath } from './company';
 import type { Connection, PartnerPayrollFunctions } from './connection';
 import { parameterError, type ErrorContext } from './errors';
 import { checkedId, checkedSegment, hasControlCharacter } from './ids';
-import { apiDownload } from './transport';
+import { apiRequest } from './transport';
 
 // A document of the UK listings: how a reference to it is read, where it is downloaded from, its PDF.
 
@@ -85,8 +85,8 @@ export function parseDocumentReference(
 
 /**
  * Where a listed document is downloaded from: its documentUrl ("the API path from which the
- * document is downloaded"), once checked to be a document of this company on the API's own host;
- * the documented path built from its id when the listing gave no documentUrl.
+ * document is downloaded") when it is a document path of this company on the API's own host;
+ * otherwise (another shape, a file host, a query, no documentUrl) the documented path of its id.
  */
 function listedDocumentPath(
 	context: PartnerPayrollFunctions,
@@ -96,22 +96,23 @@ function listedDocumentPath(
 	itemIndex?: number,
 ): string {
 	const { documentId, documentUrl } = item.json;
+	const node = context.getNode();
 	if (typeof documentUrl === 'string' && documentUrl) {
-		const reference = parseDocumentReference(
-			documentUrl,
-			connection.baseUrl,
-			context.getNode(),
-			itemIndex,
-		);
-		if (reference.path && reference.companyId === companyId) return reference.path;
+		try {
+			const reference = parseDocumentReference(documentUrl, connection.baseUrl, node, itemIndex);
+			if (reference.path && reference.companyId === companyId) return reference.path;
+		} catch {
+			// A shape the spec does not show: the documented endpoint by id serves the same file.
+		}
 	}
-	const id = checkedId(
-		documentId,
-		'documentId of the listed document',
-		context.getNode(),
-		itemIndex,
-	);
-	return documentPath(companyId, id);
+	const id = String(documentId ?? '').trim();
+	if (!id) {
+		throw parameterError(node, 'The listed document has neither a usable documentUrl nor a documentId', {
+			itemIndex,
+			description: `The listed documentUrl was ${JSON.stringify(documentUrl ?? null)}. The file is downloaded from the listed documentUrl, or from /companies/{companyId}/documents/{documentId}.`,
+		});
+	}
+	return documentPath(companyId, checkedId(id, 'The listed documentId', node, itemIndex));
 }
 
 /**
@@ -130,12 +131,13 @@ export async function withListedDocumentPdf(
 	const { name } = item.json;
 	const listedName =
 		(typeof name === 'string' && safeFileName(name)) || `${fileNamePart(documentId)}.pdf`;
-	const file = await apiDownload(
+	const file = await apiRequest(
 		context,
 		connection,
 		{
 			method: 'GET',
 			path: listedDocumentPath(context, connection, companyId, item, errorContext.itemIndex),
+			file: true,
 		},
 		errorContext,
 		async (response) =>

@@ -12,17 +12,24 @@ export interface ErrorContext {
 	itemIndex?: number;
 	effect?: string; // what a write does, e.g. "The billing declaration"
 	rateLimitAdvice?: string; // how to space requests out, in the sender's own settings
+	timeoutAdvice?: string; // which setting gives a slow answer more time, where the sender has one
 	server?: 'authorization'; // the request went to the authorization server (token lookup)
 }
 
 export const NODE_RATE_LIMIT_ADVICE =
 	'Send fewer requests at once: in this node, Add Option > Request Options > Batching (for example 10 items per batch every 1000 ms).';
 
+export const NODE_TIMEOUT_ADVICE =
+	'For a slow export, raise the time one attempt may wait: in this node, Settings > Request Options > Timeout (ms).';
+
 export const TRIGGER_RATE_LIMIT_ADVICE =
 	'Poll less often: raise Poll Times of this trigger, or watch fewer months or document types.';
 
 const BUDGET_HINT =
 	'Attempts and waits of one request stop after {budget} s, and a trigger poll ends within its own, shorter budget. Try again later.';
+
+/** One wording for a revoked token, whether the service (401) or the token lookup says so. */
+export const REVOKED_TOKEN = 'The access token is invalid or has been revoked';
 
 /** Failures that sending again cannot mend, with what to do about them: message, description. */
 // prettier-ignore
@@ -40,10 +47,14 @@ const FAILURES = {
 		'The answer is not in the documented format (for example an HTML page from a proxy). Check the API Base URL of the credential, or try again later.'],
 	noAuthServer: ['Company ID is empty and the credential has no Authorization Server URL',
 		'Either type the Company ID, or set the Authorization Server URL in the credential so the company of the token can be looked up.'],
-	inactiveToken: ['The access token is not active',
-		'The authorization server reports the token as revoked or unknown. Reconnect the Partner Payroll credential.'],
+	inactiveToken: [REVOKED_TOKEN,
+		'The authorization server reports the token as revoked or unknown. Reconnect the Partner Payroll credential (the service issues no refresh token, so a revoked or replaced token cannot be renewed automatically).'],
+	notAnIntrospection: ['The Authorization Server URL did not answer like an introspection endpoint',
+		'The token is looked up at <Authorization Server URL>/introspect, which answered {what} instead of a JSON object with a boolean "active". Check the Authorization Server URL of the credential (in the node, typing the Company ID avoids the lookup).'],
+	unexpectedAnswer: ['The Partner Payroll API answered without {expected}',
+		'The answer (HTTP {status}) is not in the documented format: it was {got}. Check the API Base URL of the credential, or try again later.'],
 	requestBudget: ['The Partner Payroll API did not answer within the time limit of this request ({last})',
-		BUDGET_HINT],
+		`${BUDGET_HINT} {timeoutAdvice}`],
 	pollRequestBudget: ['The Partner Payroll API did not answer within the time budget of this poll ({last})',
 		BUDGET_HINT],
 	retryAfterTooLong: ['The Partner Payroll API asked to wait {seconds} s before trying again',
@@ -125,7 +136,11 @@ export function withBatchOutcome<T extends Error & { description?: string | null
 }
 
 /** An error as n8n shows it: the package's own errors as they are, anything else wrapped. */
-export function asNodeError(node: INode, error: unknown): NodeOperationError | NodeApiError {
+export function asNodeError(
+	node: INode,
+	error: unknown,
+	itemIndex?: number,
+): NodeOperationError | NodeApiError {
 	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
-	return new NodeOperationError(node, error instanceof Error ? error : String(error));
+	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
 }

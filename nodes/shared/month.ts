@@ -1,10 +1,19 @@
+import { DateTime } from 'luxon';
 import type { INode } from 'n8n-workflow';
 
 import { parameterError } from './errors';
 
 // The service accepts YYYYMM only, with a year starting with 2. Users pick months from
-// expressions ($now, a date field), so ISO dates and YYYY-MM are normalised first.
-const ACCEPTED_MONTH = /^(2\d{3})-?(0[1-9]|1[0-2])(?:-\d{2}(?:[T ].*)?)?$/;
+// expressions ($now, a date field), so ISO dates and YYYY-MM are normalised first. Only what
+// MONTH_HELP states is accepted: a day that cannot exist or trailing text is a typo, not a month.
+const TIME = '(?:[T ](?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d{1,9})?)?(?:Z|[+-](?:[01]\\d|2[0-3]):?[0-5]\\d)?)?';
+const ACCEPTED_MONTH = new RegExp(
+	`^(2\\d{3})(?:(0[1-9]|1[0-2])|-(0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\\d|3[01])${TIME})?)$`,
+);
+
+/** What a Month field accepts, word for word the same in its tooltip and in its error (and the README). */
+export const MONTH_HELP =
+	'A month as YYYYMM (202610). Also accepted: YYYY-MM (2026-10); an ISO date or date-time (2026-10-31, 2026-10-31T23:30:00+01:00), whose calendar month is kept as written whatever the offset; a month name with its year (October 2026, Oct 2026); a date from an expression such as {{ $now }}, read in the time zone of the workflow. The year starts with 2.';
 
 export interface MonthField {
 	/** Parameter name, as in the workflow JSON. */
@@ -12,8 +21,9 @@ export interface MonthField {
 	displayName: string;
 }
 
-function asText(value: unknown): string {
-	if (value instanceof Date) return value.toISOString();
+function asText(value: unknown, timeZone: string): string {
+	// A Date object is an instant without a zone: its month is the workflow's, like $now's.
+	if (value instanceof Date) return DateTime.fromJSDate(value, { zone: timeZone }).toISO() ?? '';
 	if (
 		value &&
 		typeof value === 'object' &&
@@ -62,8 +72,9 @@ export function normalizeMonth(
 	field: MonthField,
 	node: INode,
 	itemIndex?: number,
+	timeZone = 'UTC',
 ): string {
-	const text = asText(value);
+	const text = asText(value, timeZone);
 	const match = ACCEPTED_MONTH.exec(text);
 	const named = match ? undefined : fromMonthName(text);
 	if (!match && !named) {
@@ -72,14 +83,20 @@ export function normalizeMonth(
 			`${field.displayName} must be a month as YYYYMM, for example 202610 (got "${text || String(value ?? '')}")`,
 			{
 				itemIndex,
-				description: `The parameter "${field.name}" accepts YYYYMM, YYYY-MM, an ISO date, or a month name with its year (October 2026, Oct 2026); the year must start with 2 and the month be 01 to 12.`,
+				description: `${MONTH_HELP} (parameter "${field.name}")`,
 			},
 		);
 	}
-	return named ?? `${match![1]}${match![2]}`;
+	return named ?? `${match![1]}${match![2] ?? match![3]}`;
 }
 
 /** `202610` → `October 2026`, for readable output. */
 export function readableMonth(month: string): string {
 	return `${MONTH_NAMES[Number(month.slice(4, 6)) - 1]} ${month.slice(0, 4)}`;
 }
+
+/** The Month field's tooltip. */
+export const MONTH_DESCRIPTION = `Payroll month. ${MONTH_HELP}`;
+
+/** The Month of Application field's tooltip. */
+export const MONTH_OF_APPLICATION_DESCRIPTION = `Month the declaration applies to. ${MONTH_HELP}`;

@@ -10,12 +10,17 @@ import { wait } from './wait';
 
 export type RequestKind = 'read' | 'write';
 
+/**
+ * The package's one read/write rule: GET and HEAD read, every other method writes. The service
+ * counts them apart (pacing), and only a read may be sent again once it may have arrived (retry).
+ */
+export const isRead = (method: string | undefined): boolean =>
+	['GET', 'HEAD'].includes(String(method ?? 'GET').toUpperCase());
+
 /** A read or a write, as the service counts them. */
 export const kindOf = (method: string | undefined): RequestKind =>
-	['GET', 'HEAD'].includes(String(method ?? 'GET').toUpperCase()) ? 'read' : 'write';
+	isRead(method) ? 'read' : 'write';
 
-/** Items of one node in flight to one application at most (the engine starts every item at once). */
-export const MAX_ITEMS_IN_FLIGHT = 16;
 /** Slots left free in each second: a request sent late in a second may be counted in the next one. */
 const SAFETY_MARGIN = 2;
 /**
@@ -49,8 +54,6 @@ interface Lane {
 	lastRefusal: number;
 	/** The last second whose 429s widened the margin. */
 	widenedSecond: number;
-	inFlight: number;
-	waiting: Array<() => void>;
 }
 
 function header(response: Pick<IN8nHttpFullResponse, 'headers'>, name: string): string | undefined {
@@ -85,59 +88,31 @@ export class Pacer {
 				margin: SAFETY_MARGIN,
 				lastRefusal: 0,
 				widenedSecond: 0,
-				inFlight: 0,
-				waiting: [],
 			};
 			this.lanes.set(key, lane);
 		}
 		return lane;
 	}
 
-	/**
-	 * Waits for a slot of the application's pace: within the learned limit of the current second
-	 * and, for the node's items (`gated`), among MAX_ITEMS_IN_FLIGHT. Returns its release.
-	 */
+	/** Waits for a slot of the application's pace: within the learned limit of the current second. */
 	async takeSlot(
 		application: string,
 		kind: RequestKind,
-		options: { gated?: boolean; signal?: AbortSignal } = {},
-	): Promise<() => void> {
+		options: { signal?: AbortSignal } = {},
+	): Promise<void> {
 		const lane = this.laneOf(application, kind);
-		if (options.gated) {
-			while (lane.inFlight >= MAX_ITEMS_IN_FLIGHT) {
-				await new Promise<void>((resolve) => lane.waiting.push(resolve));
+		for (;;) {
+			const now = this.clock.now();
+			const second = Math.floor(now / 1000);
+			if (second !== lane.second) {
+				lane.second = second;
+				lane.used = 0;
 			}
-			lane.inFlight++;
-		}
-		let released = false;
-		const release = () => {
-			if (released || !options.gated) return;
-			released = true;
-			lane.inFlight--;
-			lane.waiting.shift()?.();
-		};
-		let paced = false;
-		try {
-			for (;;) {
-				const now = this.clock.now();
-				const second = Math.floor(now / 1000);
-				if (second !== lane.second) {
-					lane.second = second;
-					lane.used = 0;
-				}
-				if (lane.limit === undefined || lane.used < lane.limit - lane.margin) break;
-				// The next second opens new slots: wait for it, a little after, spread out.
-				await this.clock.sleep(
-					1000 - (now % 1000) + Math.floor(Math.random() * 20),
-					options.signal,
-				);
-			}
-			paced = true;
-		} finally {
-			if (!paced) release(); // cancelled while waiting
+			if (lane.limit === undefined || lane.used < lane.limit - lane.margin) break;
+			// The next second opens new slots: wait for it, a little after, spread out.
+			await this.clock.sleep(1000 - (now % 1000) + Math.floor(Math.random() * 20), options.signal);
 		}
 		lane.used++;
-		return release;
 	}
 
 	/** Learns the limit and what remains of this second from any answer; a 429 slows the pace. */

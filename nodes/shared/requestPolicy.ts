@@ -7,7 +7,7 @@ import {
 	type LostAnswer,
 } from './apiError';
 import { failureError, type ErrorContext, type Failure as ReportedFailure } from './errors';
-import { kindOf, processPacer } from './rateLimit';
+import { isRead, kindOf, processPacer } from './rateLimit';
 import { wait } from './wait';
 
 // The rules every request of the package follows, in one place (README: "Errors and retries").
@@ -22,11 +22,6 @@ const REQUEST_BUDGET_MS = 90_000;
 const MAX_WAIT_MS = 30_000;
 const FIRST_BACKOFF_MS = 1000;
 
-/** Only a request that cannot take effect twice may be sent again after it may have reached the service. */
-export function isIdempotent(method: IHttpRequestMethods | string | undefined): boolean {
-	return ['GET', 'HEAD', 'OPTIONS'].includes(String(method ?? 'GET').toUpperCase());
-}
-
 interface RequestPolicy {
 	node: INode;
 	method: IHttpRequestMethods | string | undefined;
@@ -39,8 +34,10 @@ interface RequestPolicy {
 	deadline?: number;
 	/** The Timeout the user set (Request Options): the time one attempt may take. */
 	attemptTimeoutMs?: number;
-	/** The application whose pace every attempt follows; `gated`: one of the node's items. */
-	pace?: { application: string; gated?: boolean };
+	/** Fewer attempts than MAX_ATTEMPTS (a credential Test). */
+	attempts?: number;
+	/** The application whose pace every attempt follows. */
+	pace?: { application: string };
 }
 
 /** What one attempt is allowed: n8n's `timeout` for it. */
@@ -172,7 +169,11 @@ function budgetError(policy: RequestPolicy, lastFailure: string, ofCaller: boole
 	return failureError(
 		policy.node,
 		ofCaller ? 'pollRequestBudget' : 'requestBudget',
-		{ last: lastFailure, budget: requestBudgetMs(policy) / 1000 },
+		{
+			last: lastFailure,
+			budget: requestBudgetMs(policy) / 1000,
+			timeoutAdvice: policy.errorContext?.timeoutAdvice,
+		},
 		policy.errorContext?.itemIndex,
 	);
 }
@@ -182,11 +183,10 @@ function requestBudgetMs(policy: RequestPolicy): number {
 }
 
 /** A slot of the application's pace, when the request follows one. */
-async function takeSlotOf(policy: RequestPolicy): Promise<(() => void) | undefined> {
-	if (!policy.pace) return undefined;
+async function takeSlotOf(policy: RequestPolicy): Promise<void> {
+	if (!policy.pace) return;
 	try {
-		return await processPacer.takeSlot(policy.pace.application, kindOf(policy.method), {
-			gated: policy.pace.gated,
+		await processPacer.takeSlot(policy.pace.application, kindOf(policy.method), {
 			signal: policy.signal,
 		});
 	} catch {
@@ -213,12 +213,12 @@ export async function sendWithPolicy<T>(
 ): Promise<T> {
 	// Waiting for the first slot of the pace is not part of the request's time budget: with many
 	// items, the pace itself decides when each is sent.
-	let release = await takeSlotOf(policy);
+	await takeSlotOf(policy);
 	const ownDeadline = Date.now() + requestBudgetMs(policy);
 	const attemptTimeoutMs = policy.attemptTimeoutMs || ATTEMPT_TIMEOUT_MS;
 	const deadline = Math.min(policy.deadline ?? Infinity, ownDeadline);
 	const ofCaller = deadline < ownDeadline;
-	const idempotent = policy.idempotent ?? isIdempotent(policy.method);
+	const idempotent = policy.idempotent ?? isRead(policy.method);
 	const context = policy.errorContext ?? {};
 	let last = 'no attempt';
 	for (let attempt = 1; ; attempt++) {
@@ -229,13 +229,10 @@ export async function sendWithPolicy<T>(
 		const timeoutMs = Math.min(attemptTimeoutMs, remaining);
 		const started = Date.now();
 		try {
-			release ??= await takeSlotOf(policy);
+			if (attempt > 1) await takeSlotOf(policy);
 			return await send({ number: attempt, timeoutMs });
 		} catch (error) {
 			failure = classify(policy, error);
-		} finally {
-			release?.();
-			release = undefined;
 		}
 		// An answer that stopped arriving until the timeout ended it stalled: it timed out.
 		if (failure.kind === 'lostAnswer' && 'code' in failure.lost) {
@@ -266,7 +263,7 @@ export async function sendWithPolicy<T>(
 				context,
 			);
 		finalError.retryable = false;
-		if (attempt >= MAX_ATTEMPTS) throw finalError;
+		if (attempt >= (policy.attempts ?? MAX_ATTEMPTS)) throw finalError;
 
 		const asked = answered?.retryAfterMs;
 		if (asked !== undefined && asked > MAX_WAIT_MS) {

@@ -1,14 +1,16 @@
 import type {
 	IDataObject,
+	IExecuteFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 
-import type { Connection, PartnerPayrollFunctions, RequestOptions } from './connection';
-import { throwIfApiError } from './apiError';
+import type { Connection, RequestContext, RequestOptions } from './connection';
+import { throwIfApiError, uncertainWriteError, unexpectedAnswerError } from './apiError';
 import { failureError, type ErrorContext } from './errors';
-import { kindOf, processPacer } from './rateLimit';
+import { isObject } from './objects';
+import { isRead, kindOf, processPacer } from './rateLimit';
 import { sendWithPolicy } from './requestPolicy';
 
 interface ApiRequest {
@@ -22,6 +24,8 @@ interface ApiRequest {
 	readOnly?: boolean;
 	/** The authorization server: its body carries the token, so no redirect is followed at all. */
 	toAuthorizationServer?: boolean;
+	/** The answer is a file: it streams (see fileToItem), and its bytes are not read as JSON. */
+	file?: boolean;
 }
 
 /**
@@ -60,28 +64,69 @@ export function safeTransportOptions(
 }
 
 /** The execution's cancel signal, where the context has one (a poll has none). */
-export function cancelSignalOf(context: PartnerPayrollFunctions): AbortSignal | undefined {
-	return 'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined;
+export function cancelSignalOf(context: RequestContext): AbortSignal | undefined {
+	return 'getExecutionCancelSignal' in context
+		? (context as IExecuteFunctions).getExecutionCancelSignal()
+		: undefined;
+}
+
+/** The body of an answer that is not parsed JSON (`json: true` hands text over as it came). */
+const textOf = (body: unknown) => (typeof body === 'string' ? body.trim() : undefined);
+
+/**
+ * What a success answer must be before anyone reads it. A read wants the JSON the API documents:
+ * text, an empty body or `null` is never data. A write is confirmed by an empty answer or JSON;
+ * an HTML page is not the API (probably not recorded), other text may be a garbled answer of the
+ * API itself (may have been recorded).
+ */
+function checkSuccessBody(
+	context: RequestContext,
+	response: IN8nHttpFullResponse,
+	read: boolean,
+	errorContext: ErrorContext,
+): void {
+	const node = context.getNode();
+	const { itemIndex } = errorContext;
+	const text = textOf(response.body);
+	if (read) {
+		if (text) throw failureError(node, 'malformedAnswer', {}, itemIndex);
+		if (!isObject(response.body) && !Array.isArray(response.body)) {
+			const got = text === '' ? 'an empty body' : JSON.stringify(response.body ?? null);
+			throw unexpectedAnswerError(node, response, 'a JSON object', got, itemIndex);
+		}
+		return;
+	}
+	if (text?.startsWith('<')) {
+		const values = { effect: errorContext.effect, what: 'an HTML page' };
+		throw failureError(node, 'writeAnswerNotApi', values, itemIndex);
+	}
+	if (text) {
+		throw uncertainWriteError(node, { reason: 'the answer could not be read' }, errorContext);
+	}
 }
 
 /**
- * A request outside the declarative routing (trigger, introspection, document downloads of a
- * listing), under the package's request policy. `receive` turns a success into the result inside
- * the attempt, so a file whose stream is cut mid-way is fetched again like any lost answer.
+ * The package's one door to the service: every request of the node, the triggers and the
+ * credential Test is sent here, under the request policy (pace, attempts, timeouts), and its
+ * answer goes through the one error map. `receive` turns a success into the result inside the
+ * attempt, so a file whose stream is cut mid-way is fetched again like any lost answer.
  */
-async function sendRequest<T>(
-	context: PartnerPayrollFunctions,
+export async function apiRequest<T = IN8nHttpFullResponse>(
+	context: RequestContext,
 	connection: Connection,
-	request: ApiRequest & { stream?: boolean },
-	errorContext: ErrorContext,
-	receive: (response: IN8nHttpFullResponse) => Promise<T>,
+	request: ApiRequest,
+	errorContext: ErrorContext = {},
+	receive: (response: IN8nHttpFullResponse) => Promise<T> = async (response) =>
+		response as unknown as T,
 ): Promise<T> {
 	const node = context.getNode();
 	const fullContext: ErrorContext = {
 		rateLimitAdvice: connection.rateLimitAdvice,
+		timeoutAdvice: connection.timeoutAdvice,
 		...(request.toAuthorizationServer ? { server: 'authorization' as const } : {}),
 		...errorContext,
 	};
+	const read = request.readOnly ?? isRead(request.method);
 	const isFullUrl = /^https?:\/\//i.test(request.path);
 	// The authorization server is not the API: its requests follow a pace of their own.
 	const application = request.toAuthorizationServer
@@ -91,36 +136,33 @@ async function sendRequest<T>(
 		{
 			node,
 			method: request.method,
-			idempotent: request.readOnly,
+			idempotent: read,
 			errorContext: fullContext,
 			signal: cancelSignalOf(context),
 			deadline: connection.deadline,
-			attemptTimeoutMs: connection.requestOptions?.timeout,
+			attemptTimeoutMs: connection.requestOptions?.timeout ?? connection.attemptTimeoutMs,
 			pace: { application },
+			attempts: connection.attempts,
 		},
 		async ({ timeoutMs }) => {
-			const response = (await context.helpers.httpRequestWithAuthentication.call(
-				context,
-				connection.credentialType,
-				{
-					method: request.method,
-					baseURL: isFullUrl ? undefined : connection.baseUrl,
-					url: request.path,
-					qs: request.qs,
-					body: request.body,
-					json: !request.stream,
-					encoding: request.stream ? 'stream' : undefined,
-					headers: {
-						Accept: request.stream ? '*/*' : 'application/json',
-						...(request.headers ?? {}),
-					},
-					timeout: timeoutMs,
-					ignoreHttpStatusErrors: true,
-					returnFullResponse: true,
-					disableFollowRedirect: request.toAuthorizationServer,
-					...safeTransportOptions(connection.requestOptions),
+			const response = await connection.send({
+				method: request.method,
+				baseURL: isFullUrl ? undefined : connection.baseUrl,
+				url: request.path,
+				qs: request.qs,
+				body: request.body,
+				json: !request.file,
+				encoding: request.file ? 'stream' : undefined,
+				headers: {
+					Accept: request.file ? '*/*' : 'application/json',
+					...(request.headers ?? {}),
 				},
-			)) as IN8nHttpFullResponse;
+				timeout: timeoutMs,
+				ignoreHttpStatusErrors: true,
+				returnFullResponse: true,
+				disableFollowRedirect: request.toAuthorizationServer,
+				...safeTransportOptions(connection.requestOptions),
+			});
 			processPacer.learn(application, kindOf(request.method), response);
 			if (
 				request.toAuthorizationServer &&
@@ -130,40 +172,8 @@ async function sendRequest<T>(
 				throw failureError(node, 'authorizationServerRedirect', { status: response.statusCode });
 			}
 			await throwIfApiError(node, response, fullContext);
+			if (!request.file) checkSuccessBody(context, response, read, fullContext);
 			return await receive(response);
 		},
-	);
-}
-
-/** A JSON request: the full answer, once the status says success. */
-export async function apiRequest(
-	context: PartnerPayrollFunctions,
-	connection: Connection,
-	request: ApiRequest,
-	errorContext: ErrorContext = {},
-): Promise<IN8nHttpFullResponse> {
-	return await sendRequest(
-		context,
-		connection,
-		request,
-		errorContext,
-		async (response) => response,
-	);
-}
-
-/** A file: its answer streams into `receive` (for example fileToItem), within the attempt. */
-export async function apiDownload<T>(
-	context: PartnerPayrollFunctions,
-	connection: Connection,
-	request: ApiRequest,
-	errorContext: ErrorContext,
-	receive: (response: IN8nHttpFullResponse) => Promise<T>,
-): Promise<T> {
-	return await sendRequest(
-		context,
-		connection,
-		{ ...request, stream: true },
-		errorContext,
-		receive,
 	);
 }

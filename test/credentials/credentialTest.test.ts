@@ -1,7 +1,8 @@
 import { PartnerPayrollApi } from '../../credentials/PartnerPayrollApi.credentials';
 import { PartnerPayrollOAuth2Api } from '../../credentials/PartnerPayrollOAuth2Api.credentials';
 import { testCredential } from '../support/credential-tester';
-import { SandboxSession } from '../support/fixtures';
+import { ALL_SCOPES, SandboxSession, partnerPayroll } from '../support/fixtures';
+import { evaluateExpression } from '../support/n8n-harness';
 import { startJsonAnswerServer } from '../support/network';
 
 const session = new SandboxSession();
@@ -158,17 +159,63 @@ describe('OAuth2 credential description', () => {
 		expect(property('accessTokenUrl').default).toMatch(/^=.*authServerUrl.*\/token$/);
 	});
 
-	it('requests the five scopes by default, space-separated, with client credentials in the body', () => {
-		expect(property('scopes').default).toEqual([
-			'accounting:read',
-			'health-insurance:read',
-			'payment-files:read',
-			'contracts:payslips:read',
-			'pension:read',
-		]);
-		expect(property('scope').default).toBe('={{$self["scopes"].join(" ")}}');
+	/** The `scope` n8n sends at Connect, evaluated as n8n evaluates a credential's expressions. */
+	const scopeSentFor = (scopes: string[] | undefined) =>
+		evaluateExpression(partnerPayroll, property('scope').default as string, { self: { scopes } });
+
+	it('a new credential selects no scope, and Connect then asks for all five (never for none)', () => {
+		expect(property('scopes').default).toEqual([]);
+		expect(String(scopeSentFor([])).split(' ').sort()).toEqual([...ALL_SCOPES].sort());
+		expect(String(scopeSentFor(undefined)).split(' ').sort()).toEqual([...ALL_SCOPES].sort());
+	});
+
+	it('a selection is sent as it is, space-separated, with client credentials in the body', () => {
+		expect(scopeSentFor(['payment-files:read', 'pension:read'])).toBe(
+			'payment-files:read pension:read',
+		);
 		expect(property('authentication').default).toBe('body');
 		expect(property('grantType').default).toBe('authorizationCode');
+	});
+});
+
+describe('the Test names the company and the scopes of the credential', () => {
+	it('Access Token: passes naming the company and the granted scopes', async () => {
+		const token = await session.token('FR1002', ['payment-files:read']);
+		const result = await testCredential(accessTokenType, session.accessToken(token).partnerPayrollApi);
+		expect(result).toEqual({
+			status: 'OK',
+			message: 'Connected to company FR1002 with the scopes payment-files:read',
+		});
+	});
+
+	it('OAuth2 with no scope selected: a token without scopes fails, naming the missing ones', async () => {
+		const token = await session.token('ES2001', []);
+		const result = await testCredential(oauth2Type, {
+			...session.oauth2(token).partnerPayrollOAuth2Api,
+			scopes: [],
+		});
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^Connected to company ES2001, but the token lacks the scopes /);
+		for (const scope of ALL_SCOPES) expect(result.message).toContain(scope);
+		expect(result.message).toContain('(granted: none)');
+	});
+
+	it('OAuth2 with fewer scopes selected: passes when the token has them', async () => {
+		const token = await session.token('FR1001', ['accounting:read']);
+		const result = await testCredential(oauth2Type, {
+			...session.oauth2(token).partnerPayrollOAuth2Api,
+			scopes: ['accounting:read'],
+		});
+		expect(result).toEqual({
+			status: 'OK',
+			message: 'Connected to company FR1001 with the scopes accounting:read',
+		});
+	});
+
+	it('never shows the token in its message', async () => {
+		const token = await session.token('FR1001', []);
+		const result = await testCredential(oauth2Type, session.oauth2(token).partnerPayrollOAuth2Api);
+		expect(result.message).not.toContain(token);
 	});
 });
 

@@ -1,5 +1,12 @@
-import type { ICredentialDataDecryptedObject, ICredentialType, INodeType } from 'n8n-workflow';
+import { CredentialTestContext } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestFunction,
+	ICredentialType,
+	INodeType,
+} from 'n8n-workflow';
 
+import { PartnerPayroll } from '../../nodes/PartnerPayroll/PartnerPayroll.node';
 import { runDeclarativeNode } from './n8n-harness';
 
 export interface CredentialTestResult {
@@ -14,14 +21,40 @@ function valueAt(object: unknown, path: string): unknown {
 }
 
 /**
- * What n8n's credential dialog does on "Test": the credential's test request runs through the
- * routing engine on a throwaway node, then its rules read the answer (n8n 2.8 CredentialsTester).
+ * What n8n's CredentialsTester does for a credential without a test request: the function a node
+ * names in `testedBy` runs with a credential-test context (n8n-core's CredentialTestContext).
+ */
+async function testByNode(
+	credentialType: ICredentialType,
+	data: ICredentialDataDecryptedObject,
+): Promise<CredentialTestResult> {
+	const node = new PartnerPayroll();
+	const testedBy = node.description.credentials?.find(
+		(credential) => credential.name === credentialType.name,
+	)?.testedBy;
+	const test = node.methods.credentialTest[testedBy as keyof typeof node.methods.credentialTest] as
+		| ICredentialTestFunction
+		| undefined;
+	if (!test) throw new Error(`no credential test for ${credentialType.name}`);
+	return (await test.call(new CredentialTestContext(), {
+		id: 'credential-test',
+		name: credentialType.displayName,
+		type: credentialType.name,
+		data,
+	})) as CredentialTestResult;
+}
+
+/**
+ * What n8n's credential dialog does on "Test": a node's test function when the credential has no
+ * test request; otherwise the request runs through the routing engine on a throwaway node, then its
+ * rules read the answer (n8n 2.8 CredentialsTester).
  */
 export async function testCredential(
 	credentialType: ICredentialType,
 	data: ICredentialDataDecryptedObject,
 ): Promise<CredentialTestResult> {
-	const testRequest = credentialType.test!;
+	if (!credentialType.test) return await testByNode(credentialType, data);
+	const testRequest = credentialType.test;
 	const throwaway: INodeType = {
 		description: {
 			displayName: 'Credential Test',

@@ -1,8 +1,6 @@
 import { createHash } from 'crypto';
 import type { IDataObject, INodeExecutionData, INodeParameters, INodeType } from 'n8n-workflow';
 
-import { commonDeclarativeNodeOptionParameters } from 'n8n-core/dist/nodes-loader/constants';
-
 import sandboxClients from '../../sandbox/clients.json';
 import { runDeclarativeNode, type NodeRun, type TestCredentials } from './n8n-harness';
 import { startSandbox, type Sandbox } from './sandbox';
@@ -20,8 +18,6 @@ export const ALL_SCOPES = [
 export const DEFAULT_CLIENT = sandboxClients[0];
 
 export const partnerPayroll: INodeType = new PartnerPayroll();
-// As n8n's loader does for every declarative node: the Request Options (batching, timeout...).
-partnerPayroll.description.properties.push(commonDeclarativeNodeOptionParameters);
 
 export interface LoggedRequest {
 	time: string;

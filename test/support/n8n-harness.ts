@@ -1,4 +1,4 @@
-import { ExecuteContext, PollContext, RoutingNode } from 'n8n-core';
+import { ExecuteContext, PollContext, RoutingNode, SupplyDataContext } from 'n8n-core';
 import {
 	ICredentialsHelper,
 	NodeHelpers,
@@ -7,6 +7,7 @@ import {
 	type ICredentialDataDecryptedObject,
 	type ICredentialType,
 	type IDataObject,
+	type IExecuteFunctions,
 	type IHttpRequestOptions,
 	type IRunExecutionData,
 	type INode,
@@ -143,7 +144,10 @@ export function additionalDataFor(credentials: TestCredentials): IWorkflowExecut
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
-/** Runs a declarative node through n8n-core's routing engine, as n8n does for one node execution. */
+/**
+ * Runs a node as n8n does for one node execution: its own `execute()` when it has one, else
+ * n8n-core's routing engine (a declarative node, a credential's test request).
+ */
 export async function runDeclarativeNode(
 	nodeType: INodeType,
 	run: NodeRun,
@@ -164,7 +168,40 @@ export async function runDeclarativeNode(
 		[],
 		run.abortSignal,
 	);
-	const output = await new RoutingNode(context, nodeType).runNode();
+	const output = nodeType.execute
+		? ((await nodeType.execute.call(context)) as INodeExecutionData[][])
+		: await new RoutingNode(context, nodeType).runNode();
+	return output?.[0] ?? [];
+}
+
+/**
+ * Runs a node as an AI Agent's tool, as n8n-core's tool invocation does: the node's `execute()` in
+ * a sub-node context whose input is the model's arguments (connection type ai_tool).
+ */
+export async function runAsTool(
+	nodeType: INodeType,
+	run: Pick<NodeRun, 'parameters' | 'credentials'> & { toolArguments: IDataObject },
+): Promise<INodeExecutionData[]> {
+	const node = buildNode(nodeType, run);
+	const workflow = buildWorkflow(nodeType, node);
+	const items = [{ json: run.toolArguments }];
+	const context = new SupplyDataContext(
+		workflow,
+		node,
+		additionalDataFor(run.credentials),
+		'manual',
+		createRunExecutionData(),
+		0,
+		items,
+		{ ai_tool: [items] },
+		'ai_tool',
+		{ node, data: { ai_tool: [items] }, source: null },
+		[],
+	);
+	// As n8n-core does: the sub-node context stands in for the execute functions.
+	const output = (await nodeType.execute!.call(
+		context as unknown as IExecuteFunctions,
+	)) as INodeExecutionData[][];
 	return output?.[0] ?? [];
 }
 
@@ -196,4 +233,32 @@ export function binaryBytes(item: INodeExecutionData, property = 'data'): Buffer
 	const binary = item.binary?.[property];
 	if (!binary) throw new Error(`item has no binary property "${property}"`);
 	return Buffer.from(binary.data, 'base64');
+}
+
+/**
+ * A parameter expression as n8n evaluates it for a node with `parameters` (a subtitle), or for a
+ * credential whose data is `self` (`$self` in a credential's hidden fields).
+ */
+export function evaluateExpression(
+	nodeType: INodeType,
+	expression: string,
+	options: { parameters?: INodeParameters; self?: IDataObject } = {},
+): unknown {
+	const node = buildNode(nodeType, { parameters: options.parameters ?? {}, credentials: {} });
+	node.parameters = options.parameters ?? {};
+	const workflow = buildWorkflow(nodeType, node);
+	if (!options.self) {
+		return workflow.expression.getSimpleParameterValue(node, expression, 'internal', {});
+	}
+	const data = { ...options.self, value: expression };
+	const resolved = workflow.expression.getComplexParameterValue(
+		node,
+		data,
+		'internal',
+		{},
+		undefined,
+		undefined,
+		data,
+	) as IDataObject;
+	return resolved.value;
 }

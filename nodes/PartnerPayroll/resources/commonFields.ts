@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { companyIdField } from '../../shared/descriptions';
+import { MONTH_DESCRIPTION } from '../../shared/month';
 
 // Fields that several operations of the node show; each operation's file sets where they show.
 
@@ -17,8 +18,7 @@ export const monthField: INodeProperties = {
 	required: true,
 	default: '',
 	placeholder: '202610',
-	description:
-		'Payroll month as YYYYMM. YYYY-MM, ISO dates (for example from {{ $now }}) and a month name with its year (October 2026) are accepted and converted.',
+	description: MONTH_DESCRIPTION,
 };
 
 export const binaryPropertyNameField: INodeProperties = {

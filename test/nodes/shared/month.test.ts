@@ -44,6 +44,13 @@ describe('normalizeMonth', () => {
 		'October',
 		'2026/10',
 		'2026100',
+		// Review finding 5: a day that cannot exist or trailing text is a typo, not a month.
+		'202610-15',
+		'2026-10-99',
+		'2026-10-00',
+		'2026-10-31Tgarbage',
+		'2026-10-31T24:00',
+		'2026-10-31 garbage',
 	])('refuses %p, naming the field and the expected format', (input) => {
 		expect(() => normalizeMonth(input, field, node)).toThrow(/^Month must be a month as YYYYMM/);
 	});
@@ -59,6 +66,19 @@ describe('normalizeMonth', () => {
 		} catch (error) {
 			expect((error as { description: string }).description).toContain('"monthOfApplication"');
 		}
+	});
+});
+
+describe('a JS Date object is read in the time zone of the workflow (review finding 5)', () => {
+	// 2026-10-31T23:30 in São Paulo (UTC-3) is 2026-11-01T02:30 in UTC.
+	const lateOnOctober31 = new Date('2026-10-31T23:30:00-03:00');
+
+	it('keeps the month of the workflow time zone', () => {
+		expect(normalizeMonth(lateOnOctober31, field, node, 0, 'America/Sao_Paulo')).toBe('202610');
+	});
+
+	it('without a time zone, reads it in UTC', () => {
+		expect(normalizeMonth(lateOnOctober31, field, node)).toBe('202611');
 	});
 });
 

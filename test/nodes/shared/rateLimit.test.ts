@@ -1,4 +1,4 @@
-import { MAX_ITEMS_IN_FLIGHT, Pacer, type Clock } from '../../../nodes/shared/rateLimit';
+import { Pacer, type Clock } from '../../../nodes/shared/rateLimit';
 
 // The pace of one n8n process, on a clock the test moves: time passes only when the pacer waits.
 
@@ -93,8 +93,8 @@ describe('Pacer', () => {
 	it('a burst of 429s in one second widens the margin once (two n8n processes, 16 items in flight each)', async () => {
 		const clock = new TestClock();
 		const pacer = new Pacer(clock);
-		// Another process filled the second: all 16 items in flight come back refused together.
-		for (let index = 0; index < MAX_ITEMS_IN_FLIGHT; index++) {
+		// Another process filled the second: all 16 requests in flight come back refused together.
+		for (let index = 0; index < 16; index++) {
 			pacer.learn(APP, 'read', answer(50, 0, 429));
 		}
 		const slowed = perSecond(await secondsOfSlots(pacer, clock, 100));
@@ -146,27 +146,7 @@ describe('Pacer', () => {
 		expect(clock.waits).toEqual([]);
 	});
 
-	it(`lets at most ${MAX_ITEMS_IN_FLIGHT} items of a node be in flight; the next waits for a release`, async () => {
-		const pacer = new Pacer(new TestClock());
-		const releases = await Promise.all(
-			Array.from(
-				{ length: MAX_ITEMS_IN_FLIGHT },
-				async () => await pacer.takeSlot(APP, 'read', { gated: true }),
-			),
-		);
-		let next = false;
-		const waiting = pacer.takeSlot(APP, 'read', { gated: true }).then((release) => {
-			next = true;
-			return release;
-		});
-		await Promise.resolve();
-		expect(next).toBe(false);
-		releases[0]();
-		(await waiting)();
-		expect(next).toBe(true);
-	});
-
-	it('a stopped execution leaves the wait at once and frees its place', async () => {
+	it('a stopped execution leaves the wait at once', async () => {
 		const clock: Clock = {
 			now: () => Date.parse('2026-11-23T10:00:00.000Z'),
 			sleep: async (_ms, signal) => {
@@ -178,7 +158,7 @@ describe('Pacer', () => {
 		const cancel = new AbortController();
 		cancel.abort();
 		await expect(
-			pacer.takeSlot(APP, 'read', { gated: true, signal: cancel.signal }),
+			pacer.takeSlot(APP, 'read', { signal: cancel.signal }),
 		).rejects.toThrow('aborted');
 	});
 });

@@ -1,6 +1,9 @@
-import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
+import { forEachItem, type Operation } from '../../helpers/operation';
 import { binaryPropertyNameField, monthField, optionsField } from '../commonFields';
+import { downloadMonthFile } from '../monthFile';
+import { accountingEntriesFromCsv } from './csv';
 
 const properties: INodeProperties[] = [
 	monthField,
@@ -17,7 +20,39 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const downloadCsvDescription = updateDisplayOptions(
-	{ show: { resource: ['accounting'], operation: ['downloadCsv'] } },
-	properties,
-);
+const ACCOUNTING_CSV = {
+	path: '/accounting',
+	namePrefix: 'accounting',
+	extension: '.csv',
+	mimeType: 'text/csv',
+};
+
+/**
+ * GET /companies/{companyId}/accounting?date=YYYYMM: the CSV file (French companies); with Parse
+ * Lines also one item per line, the file riding on the first one so it can still be mailed or stored.
+ */
+export const downloadCsv: Operation = {
+	option: {
+		name: 'Download CSV',
+		value: 'downloadCsv',
+		action: 'Download an accounting CSV file',
+		description:
+			'Download the accounting export of a month as a CSV file (French companies), optionally parsed into one item per line',
+	},
+	fields: updateDisplayOptions(
+		{ show: { resource: ['accounting'], operation: ['downloadCsv'] } },
+		properties,
+	),
+	errorContext: { country: 'FR' },
+	start: forEachItem(async (item) => {
+		const parseLines = item.parameter('options.parseLines', false);
+		const { file, text } = await downloadMonthFile(item, ACCOUNTING_CSV, parseLines);
+		if (!parseLines) return [file];
+		const entries = accountingEntriesFromCsv(text ?? '');
+		if (!entries.length) return [file];
+		return entries.map(
+			(entry, index): INodeExecutionData =>
+				index === 0 ? { json: entry, binary: file.binary } : { json: entry },
+		);
+	}),
+};

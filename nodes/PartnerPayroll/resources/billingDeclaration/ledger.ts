@@ -1,219 +1,96 @@
-import {
-	type IDataObject,
-	type IExecutePaginationFunctions,
-	type IExecuteSingleFunctions,
-	type INodeExecutionData,
-	type ITaskDataConnections,
-} from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { failureError, withBatchOutcome } from '../../../shared/errors';
-import { wait } from '../../../shared/wait';
-import type { SendGuard } from '../../helpers/routing';
+import type { Item, ItemExecutor } from '../../helpers/operation';
 
-// A declaration is recorded at most once per execution, whatever n8n does around the node. n8n
-// starts every item's request at once and, with Retry On Fail, runs the node again in the same
-// execution; an AI agent may call the tool twice. So: every item is checked before the first one
-// is sent, items are sent one at a time in order, a batch stops at the first failure, and what
-// this execution sent is remembered (node context, kept across retries of the node).
+// A declaration is recorded at most once per execution, whatever n8n does around the node: every
+// item is checked before the first one is sent, items are sent in order (the node's loop), a batch
+// stops at the first failure, and what this execution sent is remembered in the node context,
+// which n8n keeps across Retry On Fail and loops within one execution (an AI agent calling twice too).
 
-interface Run {
-	itemCount: number;
-	/** Per item: its month once its checks passed, or why they failed. */
-	checks: Array<{ month: string } | { failure: string }>;
-	allChecked: Promise<void>;
-	markAllChecked: () => void;
-	/** Per item: settled once the item is done (sent, failed, or not sent). */
-	done: Array<Promise<void>>;
-	markDone: Array<() => void>;
-	outcomes: Array<'recorded' | 'failed' | 'notSent'>;
-	errors: Error[];
-}
-
-interface ExecutionLedger {
-	run?: Run;
-	/** Declarations (company and body) this execution recorded, with the item that confirmed them. */
-	recorded: Map<string, INodeExecutionData[]>;
+interface Ledger {
+	/** Declarations (company and body) this execution recorded, with the items that confirmed them. */
+	recorded: Record<string, INodeExecutionData[]>;
 	/** Declarations whose outcome is unknown: never sent again in this execution. */
-	uncertain: Set<string>;
+	uncertain: string[];
 }
 
-const ledgers = new WeakMap<object, ExecutionLedger>();
-
-function ledgerOf(context: IExecuteSingleFunctions): ExecutionLedger {
-	const scope = context.getContext('node');
-	let ledger = ledgers.get(scope);
-	if (!ledger) {
-		ledger = { recorded: new Map(), uncertain: new Set() };
-		ledgers.set(scope, ledger);
-	}
-	return ledger;
+interface Declaration {
+	/** The item's declaration, checked locally (no request): throws what is wrong with it. */
+	check(item: Item): IDataObject;
+	/** The declaration with its company (the token's company may take a request). */
+	withCompany(item: Item, declaration: IDataObject): Promise<IDataObject>;
+	send(item: Item, declaration: IDataObject): Promise<INodeExecutionData[]>;
 }
 
-function deferred(): [Promise<void>, () => void] {
-	let resolve = () => {};
-	const promise = new Promise<void>((settle) => (resolve = settle));
-	return [promise, resolve];
+function ledgerOf(item: Item): Ledger {
+	const context = item.context.getContext('node');
+	context.billingDeclarations ??= { recorded: {}, uncertain: [] };
+	return context.billingDeclarations as Ledger;
 }
 
-function newRun(itemCount: number): Run {
-	const [allChecked, markAllChecked] = deferred();
-	const pairs = Array.from({ length: itemCount }, deferred);
-	return {
-		itemCount,
-		checks: [],
-		allChecked,
-		markAllChecked,
-		done: pairs.map(([promise]) => promise),
-		markDone: pairs.map(([, resolve]) => resolve),
-		outcomes: [],
-		errors: [],
-	};
-}
-
-/**
- * Items of this run of the node: the input the routing engine runs (after Execute Once kept only
- * the first item), else the node's input (main, or an agent's tool input).
- */
-function itemCountOf(context: IExecuteSingleFunctions): number {
-	const input =
-		(context as unknown as { inputData?: ITaskDataConnections }).inputData ??
-		context.getExecuteData()?.data;
-	return Math.max((input?.main ?? input?.ai_tool)?.[0]?.length ?? 1, 1);
-}
-
-/** Records the outcome of an item's local checks; item 0 opens a new run of the node (a retry included). */
-function recordChecks(context: IExecuteSingleFunctions, outcome: { month: string } | Error): Run {
-	const ledger = ledgerOf(context);
-	const index = context.getItemIndex();
-	if (index === 0 || !ledger.run) ledger.run = newRun(itemCountOf(context));
-	const run = ledger.run;
-	run.checks[index] = outcome instanceof Error ? { failure: outcome.message } : outcome;
-	if (run.checks.filter(Boolean).length >= run.itemCount) run.markAllChecked();
-	return run;
-}
-
-/**
- * Waits until every item of the run has been checked. n8n's routing engine starts the items in one
- * synchronous loop (with Batching, a batch per interval), so once that time has passed every item
- * that will start has started. One whose parameters n8n itself could not evaluate never starts: it
- * then counts as failed, so no item waits forever.
- */
-async function everyItemChecked(context: IExecuteSingleFunctions, run: Run): Promise<void> {
-	const { batching } = context.getNodeParameter('requestOptions', {}) as {
-		batching?: { batch?: { batchSize?: number; batchInterval?: number } };
-	};
-	const size = Math.max(batching?.batch?.batchSize ?? 1, 1);
-	const interval = Math.max(batching?.batch?.batchInterval ?? 0, 0);
-	const stop = new AbortController();
-	await Promise.race([
-		run.allChecked,
-		wait(Math.ceil(run.itemCount / size) * interval + 1000, stop.signal).catch(() => {}),
-	]);
-	stop.abort();
-	for (let index = 0; index < run.itemCount; index++) {
-		if (run.checks[index]) continue;
-		run.checks[index] = { failure: 'n8n could not start this item (see its own error)' };
-		run.outcomes[index] = 'notSent';
-		run.markDone[index]?.();
-	}
-}
-
-const label = (run: Run, index: number) => {
-	const check = run.checks[index];
-	return `item ${index}${check && 'month' in check ? ` (${check.month})` : ''}`;
-};
-
-/** A write whose outcome is unknown: sent, and not refused by the service with a 4xx. */
-function mayHaveBeenRecorded(error: unknown, sent: boolean): boolean {
+/** A write whose outcome is unknown: the service did not refuse it with a 4xx. */
+function mayHaveBeenRecorded(error: unknown): boolean {
 	const status = Number((error as { httpCode?: unknown }).httpCode);
-	return sent && !(status >= 400 && status < 500);
+	return !(status >= 400 && status < 500);
 }
 
 /**
- * Billing Declaration → Create, around each item: its local checks first (all items are checked
- * before any is sent), then one item at a time in order, each declaration at most once per
- * execution. `check` runs synchronously, as the engine starts the items in order.
+ * Billing Declaration → Create: checks every item first (with Continue On Fail, only the items that
+ * pass are sent), then returns how each item is sent, in the node's order, at most once.
  */
-export function declarationSendGuard(declaration: {
-	check: (context: IExecuteSingleFunctions) => { month: string };
-	key: (context: IExecutePaginationFunctions) => Promise<IDataObject>;
-}): SendGuard {
-	return async (context, proceed) => {
-		const index = context.getItemIndex();
-		let checked: { month: string } | Error;
+export async function sendEachDeclarationOnce(
+	items: Item[],
+	declaration: Declaration,
+): Promise<ItemExecutor> {
+	const checks = items.map((item) => {
 		try {
-			checked = declaration.check(context);
+			return declaration.check(item);
 		} catch (error) {
-			checked = error as Error;
+			return error as Error;
 		}
-		const run = recordChecks(context, checked);
-		const ledger = ledgerOf(context);
-		const stopsTheBatch = !context.continueOnFail();
-		const fail = (error: Error) => {
-			run.outcomes[index] = 'failed';
-			run.errors[index] = error;
-			return error;
-		};
+	});
+	const stopsTheBatch = !items[0]?.context.continueOnFail();
+	const failed = checks.findIndex((check) => check instanceof Error);
+	if (stopsTheBatch && failed >= 0) {
+		const error = checks[failed] as Error & { description?: string };
+		error.description = `${error.description ?? ''} Nothing was sent: all items are checked before the first one is sent, so a batch is never half sent.`.trim();
+		throw error;
+	}
+	const recordedItems: number[] = [];
+	const label = (index: number) => {
+		const check = checks[index];
+		return `item ${index}${check instanceof Error ? '' : ` (${String(check.monthOfApplication)})`}`;
+	};
+
+	return async (item) => {
+		const checked = checks[item.index];
+		if (checked instanceof Error) throw checked;
+		const ledger = ledgerOf(item);
+		const key = JSON.stringify(await declaration.withCompany(item, checked));
+		const confirmed = ledger.recorded[key];
+		if (confirmed) {
+			recordedItems.push(item.index);
+			// Answered from this execution's record.
+			return confirmed.map((output) => ({ ...output, json: { ...output.json } }));
+		}
+		if (ledger.uncertain.includes(key)) {
+			const effect = { effect: 'The billing declaration' };
+			throw failureError(item.node, 'writeNotSentAgain', effect, item.index);
+		}
 		try {
-			if (checked instanceof Error) {
-				run.outcomes[index] = 'notSent';
-				throw checked;
-			}
-			await everyItemChecked(context, run);
-			const failed = run.checks.findIndex((check) => 'failure' in check);
-			if (stopsTheBatch && failed >= 0) {
-				run.outcomes[index] = 'notSent';
-				const reason = (run.checks[failed] as { failure: string }).failure;
-				throw failureError(context.getNode(), 'writeBatchNotSent', { item: failed, reason }, index);
-			}
-			await Promise.all(run.done.slice(0, index));
-			const earlier = run.outcomes.findIndex((outcome, at) => at < index && outcome === 'failed');
-			if (stopsTheBatch && earlier >= 0) {
-				run.outcomes[index] = 'notSent';
-				throw run.errors[earlier];
-			}
-			const key = JSON.stringify(await declaration.key(context));
-			const confirmed = ledger.recorded.get(key);
-			if (confirmed) {
-				run.outcomes[index] = 'recorded';
-				// Answered from this execution's record, paired with this item.
-				return confirmed.map((item) => ({
-					...item,
-					json: { ...item.json },
-					pairedItem: { item: index },
-				}));
-			}
-			if (ledger.uncertain.has(key)) {
-				const effect = { effect: 'The billing declaration' };
-				throw fail(failureError(context.getNode(), 'writeNotSentAgain', effect, index));
-			}
-			// A failure before the request left (the company lookup, say) recorded nothing.
-			let sent = false;
-			try {
-				const items = await proceed({ beforeSending: () => (sent = true) });
-				ledger.recorded.set(key, items);
-				run.outcomes[index] = 'recorded';
-				return items;
-			} catch (error) {
-				if (mayHaveBeenRecorded(error, sent)) ledger.uncertain.add(key);
-				const indexes = Array.from({ length: run.itemCount }, (_, at) => at);
-				throw fail(
-					withBatchOutcome(error as Error, {
-						recorded: indexes
-							.filter((at) => run.outcomes[at] === 'recorded')
-							.map((at) => label(run, at)),
-						notSent: stopsTheBatch
-							? indexes.filter((at) => at > index).map((at) => label(run, at))
-							: [],
-					}),
-				);
-			}
+			const output = await declaration.send(item, JSON.parse(key) as IDataObject);
+			ledger.recorded[key] = output;
+			recordedItems.push(item.index);
+			return output;
 		} catch (error) {
-			// Whatever stopped this item (the company lookup, say) stops the items after it too.
-			if (run.outcomes[index] === undefined) throw fail(error as Error);
-			throw error as Error;
-		} finally {
-			run.markDone[index]?.();
+			if (mayHaveBeenRecorded(error)) ledger.uncertain.push(key);
+			throw withBatchOutcome(error as Error, {
+				recorded: recordedItems.map(label),
+				notSent: stopsTheBatch
+					? items.filter((other) => other.index > item.index).map((other) => label(other.index))
+					: [],
+			});
 		}
 	};
 }

@@ -1,10 +1,29 @@
-import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { forEachItem, type Operation } from '../../helpers/operation';
 import { binaryPropertyNameField, monthField } from '../commonFields';
+import { downloadMonthFile } from '../monthFile';
 
-const properties: INodeProperties[] = [monthField, binaryPropertyNameField];
-
-export const downloadPaymentFileDescription = updateDisplayOptions(
-	{ show: { resource: ['payroll'], operation: ['downloadPaymentFile'] } },
-	properties,
-);
+/** GET /companies/{companyId}/payment-files?date=YYYYMM: the file, streamed into n8n's binary store. */
+export const downloadPaymentFile: Operation = {
+	option: {
+		name: 'Download Payment File',
+		value: 'downloadPaymentFile',
+		action: 'Download a payment file',
+		description:
+			'Download the payment file (bank transfers) of a month as a binary file. It holds bank details: store it with care.',
+	},
+	fields: updateDisplayOptions(
+		{ show: { resource: ['payroll'], operation: ['downloadPaymentFile'] } },
+		[monthField, binaryPropertyNameField],
+	),
+	start: forEachItem(async (item) => {
+		const { file } = await downloadMonthFile(item, {
+			path: '/payment-files',
+			namePrefix: 'payment-file',
+			extension: '', // the payment file format is not documented
+			mimeType: 'application/octet-stream',
+		});
+		return [file];
+	}),
+};
