@@ -15,6 +15,7 @@ module.exports = {
 	...require('./process'),
 	...require('./instance'),
 	...require('./browser'),
+	...require('./editor-session'),
 	...require('./sandbox'),
 	...require('./workflows'),
 	...require('./run-data'),

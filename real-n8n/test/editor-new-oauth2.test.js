@@ -10,11 +10,9 @@ const path = require('node:path');
 const {
 	artifactsDir,
 	ensureN8nInstalled,
-	createInstance,
-	N8nRest,
-	launchBrowser,
-	signIn,
-	startTestSandbox,
+	openEditorSession,
+	OAUTH_CONNECT_BUTTON: CONNECT_BUTTON,
+	OAUTH_CONNECTED_BANNER: CONNECTED_BANNER,
 	introspect,
 	listRequests,
 	DEFAULT_CLIENT,
@@ -31,45 +29,29 @@ jest.setTimeout(180_000);
 
 const SETUP_TIMEOUT_MS = 20 * 60_000; // includes installing n8n when it is missing
 const UI_TIMEOUT_MS = 30_000;
-// n8n 2.8: "Connect my account" button; 2.40: a "Connect your account" banner with a "Connect" button.
-const CONNECT_BUTTON =
-	'[data-test-id="oauth-connect-button"], [data-test-id="oauth-not-connected-banner"] [data-test-id="quick-connect-button"]';
-const CONNECTED_BANNER = '[data-test-id="oauth-connect-success-banner"]';
 const CREDENTIAL_TYPE = 'Partner Payroll OAuth2 API';
 const COMPANY = 'ES2001';
 const MONTH = '202610'; // completed for every seeded company
 // What the node's payroll and accounting operations need at least.
 const NEEDED_SCOPES = ['payment-files:read', 'accounting:read'];
 
+let session;
 let instance;
 let sandbox;
 let rest;
-let browser;
 let page;
 /** The credential as saved by the editor: {id, name, type}. */
 let credential;
 
 beforeAll(async () => {
 	await ensureN8nInstalled();
-	instance = await createInstance({ prefix: 'n8n-e2e-new-oauth2-' });
-	sandbox = await startTestSandbox({ n8nUrls: [instance.url] });
-	await instance.start();
-	rest = new N8nRest(instance.url);
-	const owner = await rest.ensureOwner();
-	browser = await launchBrowser();
-	page = await browser.context.newPage();
-	page.setDefaultTimeout(UI_TIMEOUT_MS);
-	await signIn(page, instance.url, owner);
-
+	session = await openEditorSession({ prefix: 'n8n-e2e-new-oauth2-', uiTimeoutMs: UI_TIMEOUT_MS });
+	({ instance, sandbox, rest, page } = session);
 	credential = await createCredentialInEditor();
 	await connectInEditor();
 }, SETUP_TIMEOUT_MS);
 
-afterAll(async () => {
-	await browser?.close();
-	await instance?.dispose();
-	await sandbox?.close();
-});
+afterAll(async () => await session?.close());
 
 /** Credentials page → Create credential → the type → the form filled in → Save. Same selectors in 2.8 and 2.40. */
 async function createCredentialInEditor() {

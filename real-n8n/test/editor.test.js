@@ -10,11 +10,9 @@ const {
 	packageName,
 	declaredTypes,
 	ensureN8nInstalled,
-	createInstance,
-	N8nRest,
-	launchBrowser,
-	signIn,
-	startTestSandbox,
+	openEditorSession,
+	OAUTH_CONNECT_BUTTON: CONNECT_BUTTON,
+	OAUTH_CONNECTED_BANNER: CONNECTED_BANNER,
 	introspect,
 	listTokens,
 	companyRecord,
@@ -28,37 +26,22 @@ const {
 jest.setTimeout(180_000);
 
 const SETUP_TIMEOUT_MS = 20 * 60_000; // includes installing n8n when it is missing
-// n8n 2.8 shows a "Connect my account" button; later versions a "Connect your account" banner with a
-// "Connect" button. Either starts the same OAuth2 flow.
-const CONNECT_BUTTON =
-	'[data-test-id="oauth-connect-button"], [data-test-id="oauth-not-connected-banner"] [data-test-id="quick-connect-button"]';
-const CONNECTED_BANNER = '[data-test-id="oauth-connect-success-banner"]';
 const OAUTH_COMPANY = 'GB3001';
 
+let session;
 let instance;
 let sandbox;
 let rest;
-let owner;
 let browser;
 let page;
 
 beforeAll(async () => {
 	await ensureN8nInstalled();
-	instance = await createInstance({ prefix: 'n8n-e2e-editor-' });
-	sandbox = await startTestSandbox({ n8nUrls: [instance.url] });
-	await instance.start();
-	rest = new N8nRest(instance.url);
-	owner = await rest.ensureOwner();
-	browser = await launchBrowser();
-	page = await browser.context.newPage();
-	await signIn(page, instance.url, owner);
+	session = await openEditorSession({ prefix: 'n8n-e2e-editor-' });
+	({ instance, sandbox, rest, browser, page } = session);
 }, SETUP_TIMEOUT_MS);
 
-afterAll(async () => {
-	await browser?.close();
-	await instance?.dispose();
-	await sandbox?.close();
-});
+afterAll(async () => await session?.close());
 
 /** Every `action` label of the built node's operations: what the editor's action list must show. */
 function actionLabelsOfBuiltNode() {
