@@ -11,6 +11,7 @@ import { credentialTests } from '../shared/credentialTest';
 import { authenticationField, ACCESS_TOKEN_CHOICE, OAUTH2_CHOICE } from '../shared/descriptions';
 import { NODE_RATE_LIMIT_ADVICE, NODE_TIMEOUT_ADVICE, asNodeError } from '../shared/errors';
 import { cancelSignalOf } from '../shared/transport';
+import { inPool } from '../shared/pool';
 import { wait } from '../shared/wait';
 import { itemsOfRun } from './helpers/operation';
 import {
@@ -25,6 +26,13 @@ import { document } from './resources/document';
 import { insuranceContract } from './resources/insuranceContract';
 import { payroll } from './resources/payroll';
 import type { Resource } from './resources/resource';
+
+/**
+ * Items of one run in flight at once. Reads go out together (the routing engine started every item at
+ * once; 16 was the fastest of 4, 8, 16, 32 and unbounded in the earlier measurement); the service's
+ * per-second limit is kept by the pacer whatever this number.
+ */
+const ITEMS_IN_FLIGHT = 16;
 
 const RESOURCES: Resource[] = [
 	accounting,
@@ -97,26 +105,46 @@ export class PartnerPayroll implements INodeType {
 		});
 		const items = itemsOfRun(this, connection, operation.errorContext ?? {});
 		const executeItem = await operation.start(items);
+		const outcomes: Array<{ results?: INodeExecutionData[]; error?: unknown }> = [];
+		const continueOnFail = this.continueOnFail();
+		const inFlight = operation.oneItemAtATime ? 1 : ITEMS_IN_FLIGHT;
+		// Batching (Request Options): a batch of items, then a pause, as n8n's own option does.
 		const batch = requestOptions.batching?.batch;
-		const batchSize = batch?.batchSize ?? -1;
+		const batchSize = (batch?.batchSize ?? -1) > 0 ? Number(batch?.batchSize) : items.length;
+		for (let first = 0; first < items.length; first += batchSize) {
+			if (first > 0) await wait(batch?.batchInterval ?? 0, cancelSignalOf(this));
+			const ranAll = await inPool(items.slice(first, first + batchSize), inFlight, async (item) => {
+				try {
+					outcomes[item.index] = { results: await executeItem(item) };
+					return true;
+				} catch (error) {
+					outcomes[item.index] = { error };
+					return continueOnFail;
+				}
+			});
+			if (!ranAll) break;
+		}
+		// Output in input order, whatever order the answers came in.
 		const output: INodeExecutionData[] = [];
 		for (const item of items) {
-			// Batching (Request Options): a pause between batches of items, as n8n's own option does.
-			if (batchSize >= 0 && item.index > 0 && item.index % Math.max(batchSize, 1) === 0) {
-				await wait(batch?.batchInterval ?? 0, cancelSignalOf(this));
+			const outcome = outcomes[item.index];
+			if (!outcome) continue;
+			if (outcome.error === undefined) {
+				output.push(
+					...(outcome.results ?? []).map((result) => ({
+						...result,
+						pairedItem: { item: item.index },
+					})),
+				);
+				continue;
 			}
-			try {
-				const results = await executeItem(item);
-				output.push(...results.map((result) => ({ ...result, pairedItem: { item: item.index } })));
-			} catch (error) {
-				const nodeError = asNodeError(this.getNode(), error, item.index);
-				if (!this.continueOnFail()) throw nodeError;
-				output.push({
-					json: { error: nodeError.message },
-					error: nodeError,
-					pairedItem: { item: item.index },
-				});
-			}
+			const nodeError = asNodeError(this.getNode(), outcome.error, item.index);
+			if (!continueOnFail) throw nodeError;
+			output.push({
+				json: { error: nodeError.message },
+				error: nodeError,
+				pairedItem: { item: item.index },
+			});
 		}
 		return [output];
 	}

@@ -53,6 +53,8 @@ export interface Operation {
 	start(items: Item[]): Promise<ItemExecutor>;
 	/** What the operation's errors need to know about it. */
 	errorContext?: ErrorContext;
+	/** Items go one at a time, in order (a write); otherwise several are in flight at once. */
+	oneItemAtATime?: boolean;
 }
 
 /** An operation whose items are independent: the same executor for each. */

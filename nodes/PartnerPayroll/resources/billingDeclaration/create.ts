@@ -155,6 +155,8 @@ export const create: Operation = {
 		properties,
 	),
 	errorContext: { effect: 'The billing declaration' },
+	// Sent once and in order: the next declaration leaves only when the one before was answered.
+	oneItemAtATime: true,
 	start: async (items) =>
 		await sendEachDeclarationOnce(items, {
 			check: (item) => {
