@@ -1,7 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import { runPartnerPayroll } from '../../support/fixtures';
+import { startStubService, type StubAnswer } from '../../support/stub-service';
 
 // Reads of one run go out together (a few at once), and their outputs keep the input order; a write
 // goes one at a time. A server that answers only once GATE requests wait at the same moment shows
@@ -18,30 +16,24 @@ interface GateServer {
 async function startGateServer(): Promise<GateServer> {
 	const waiting: Array<() => void> = [];
 	const arrivals: string[] = [];
-	const server = http.createServer((req, res) => {
-		arrivals.push(String(req.url));
-		const answer = () => {
-			const companyId = decodeURIComponent(String(req.url).split('/')[2] ?? '');
-			res.writeHead(200, { 'Content-Type': 'application/json' });
-			res.end(JSON.stringify({ id: companyId }));
+	const service = await startStubService(async ({ path }) => {
+		arrivals.push(path);
+		await new Promise<void>((release) => {
+			waiting.push(release);
+			// Released in reverse order of arrival, so that output order must come from the node.
+			if (waiting.length >= GATE)
+				waiting
+					.splice(0)
+					.reverse()
+					.forEach((next) => next());
+		});
+		const answer: StubAnswer = {
+			status: 200,
+			json: { id: decodeURIComponent(path.split('/')[2] ?? '') },
 		};
-		waiting.push(answer);
-		// Answered in reverse order of arrival, so that output order must come from the node.
-		if (waiting.length >= GATE)
-			waiting
-				.splice(0)
-				.reverse()
-				.forEach((release) => release());
+		return answer;
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-		arrivals,
-		close: async () => {
-			server.closeAllConnections();
-			await new Promise((resolve) => server.close(resolve));
-		},
-	};
+	return { url: service.url, arrivals, close: async () => await service.close() };
 }
 
 describe('items in flight', () => {
