@@ -53,9 +53,15 @@ export async function sendEachDeclarationOnce(
 	const stopsTheBatch = !items[0]?.context.continueOnFail();
 	const failed = checks.findIndex((check) => check instanceof Error);
 	if (stopsTheBatch && failed >= 0) {
-		const error = checks[failed] as Error & { description?: string };
-		error.description = `${error.description ?? ''} Nothing was sent: all items are checked before the first one is sent, so a batch is never half sent.`.trim();
-		throw error;
+		// The first item's own error when it is the one; else the batch's, naming the item that failed.
+		const error = checks[failed] as Error;
+		if (failed === 0) throw error;
+		throw failureError(
+			items[failed].node,
+			'writeBatchNotSent',
+			{ item: failed, reason: error.message },
+			failed,
+		);
 	}
 	const recordedItems: number[] = [];
 	const label = (index: number) => {

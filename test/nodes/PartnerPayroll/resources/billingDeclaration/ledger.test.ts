@@ -38,7 +38,9 @@ describe('several items', () => {
 				items: itemsFor(['FR1001', '202610'], ['FR1001', '2026-13'], ['FR1001', '202612']),
 			}),
 		);
-		expect(error.message).toMatch(/Month of Application must be a month as YYYYMM/);
+		expect(error.message).toMatch(
+			/^Nothing was sent: item 1 did not pass its checks \(Month of Application must be a month as YYYYMM, for example 202610 \(got "2026-13"\)\)$/,
+		);
 		expect(await session.requests()).toHaveLength(0);
 		expect(await recorded()).toHaveLength(0);
 	});
