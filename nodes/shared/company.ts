@@ -22,6 +22,8 @@ export function companyPath(
 export interface Introspection {
 	active: boolean;
 	company_id?: string;
+	/** The OAuth client the token was issued to (absent for a company API key). */
+	client_id?: string;
 	/** Space-separated scopes. */
 	scope?: string;
 }

@@ -9,9 +9,6 @@ const OWNER = Object.freeze({
 	password: 'PartnerPayroll-Demo1',
 });
 
-// n8n-workflow's CREDENTIAL_BLANKING_VALUE (the same in n8n 2.8.4 and 2.40.7): "keep the stored value".
-const CREDENTIAL_BLANKING_VALUE = '__n8n_BLANK_VALUE_e5362baf-c777-4d57-a609-6eaf1f9e87f6';
-
 class N8nRestError extends Error {
 	constructor(method, path, status, body) {
 		super(`${method} ${path} answered ${status}: ${String(body).slice(0, 500)}`);
@@ -69,22 +66,6 @@ class N8nRest {
 
 	async createCredential({ name, type, data }) {
 		return this.request('POST', '/rest/credentials', { name, type, data });
-	}
-
-	/**
-	 * The credential Test of a saved credential, as n8n runs it (`POST /rest/credentials/test`): its data as
-	 * the editor holds it, every secret still redacted. The OAuth2 token comes back from the credential
-	 * read as `true`; the blanking value asks n8n to use the stored token, as it does for any redacted secret.
-	 * Resolves {status: 'OK' | 'Error', message}. (The editors of n8n 2.8 and 2.40 offer no Test for
-	 * OAuth2 credentials: isCredentialTestable is false for OAuth types.)
-	 */
-	async testCredential(id) {
-		const credential = await this.request('GET', `/rest/credentials/${encodeURIComponent(id)}?includeData=true`);
-		const data = { ...credential.data };
-		if (data.oauthTokenData) data.oauthTokenData = CREDENTIAL_BLANKING_VALUE;
-		return this.request('POST', '/rest/credentials/test', {
-			credentials: { id: credential.id, name: credential.name, type: credential.type, data },
-		});
 	}
 
 	/** A public-API key with every scope the instance offers (log in first). Never log it. */

@@ -3,7 +3,7 @@
 // Credentials → Create credential → the type → Client ID, Client Secret and both URLs typed in, Scopes left
 // as the form shows them → Save → Connect → Accept on the sandbox's consent page. Then what a user checks:
 // the token's scopes and company, the scopes Connect asked for, a workflow that downloads a payment file,
-// and the credential Test. Both n8n versions show the Scopes field of a new credential empty; Connect must
+// and Company → Get Connection (n8n runs no Test of its own for an OAuth2 credential). Both n8n versions show the Scopes field of a new credential empty; Connect must
 // still ask for every scope the node needs (first-use review, bug 1: "Missing scope payment-files:read").
 const fs = require('node:fs');
 const path = require('node:path');
@@ -38,7 +38,6 @@ const NEEDED_SCOPES = ['payment-files:read', 'accounting:read'];
 let session;
 let instance;
 let sandbox;
-let rest;
 let page;
 /** The credential as saved by the editor: {id, name, type}. */
 let credential;
@@ -46,7 +45,7 @@ let credential;
 beforeAll(async () => {
 	await ensureN8nInstalled();
 	session = await openEditorSession({ prefix: 'n8n-e2e-new-oauth2-', uiTimeoutMs: UI_TIMEOUT_MS });
-	({ instance, sandbox, rest, page } = session);
+	({ instance, sandbox, page } = session);
 	credential = await createCredentialInEditor();
 	await connectInEditor();
 }, SETUP_TIMEOUT_MS);
@@ -144,9 +143,18 @@ test(`a workflow with the credential downloads the payment file of ${COMPANY}`, 
 	expect(sha256(binaryBytes(instance.userFolder, binary))).toBe(sha256(sandbox.seed.paymentFile(COMPANY, MONTH)));
 });
 
-test(`the credential Test succeeds and names the company it is connected to (${COMPANY})`, async () => {
-	// The editors of n8n 2.8 and 2.40 offer no Test for an OAuth2 credential (not "testable" for OAuth
-	// types): this is the request their Test sends for other credentials, on the stored token.
-	const result = await rest.testCredential(credential.id);
-	expect(result).toEqual({ status: 'OK', message: expect.stringContaining(COMPANY) });
+test(`Company → Get Connection shows the company and the scopes the credential is connected to (${COMPANY})`, async () => {
+	// n8n runs no Test of its own for an OAuth2 credential: it answers "Connection Successful!" whenever
+	// a token is stored (CredentialsTester), so the node's operation is where a user sees the connection.
+	const workflow = chainWorkflow('wfNewOAuth2Connection', 'New OAuth2 credential: connection', [
+		partnerPayrollNode('Connection', { resource: 'company', operation: 'getConnection' }, credential),
+	]);
+	await instance.cli.importWorkflows([workflow]);
+	const { ok, run } = await instance.cli.executeWorkflow(workflow.id);
+
+	expect(executionError(run)?.message).toBeUndefined();
+	expect(ok).toBe(true);
+	const [item] = nodeItems(run, 'Connection');
+	expect(item.json).toEqual({ active: true, companyId: COMPANY, clientId: 'n8n-local', scopes: expect.any(Array) });
+	expect([...item.json.scopes].sort()).toEqual([...ALL_SCOPES].sort());
 });

@@ -5,10 +5,16 @@ import { MONTH_DESCRIPTION } from '../../shared/month';
 
 // Fields that several operations of the node show; each operation's file sets where they show.
 
-/** Company ID, shown for every operation of one resource. */
-export const companyIdFieldOf = (resource: string): INodeProperties => ({
+/** Company ID, shown for every operation of one resource but those named. */
+export const companyIdFieldOf = (
+	resource: string,
+	exceptOperations: string[] = [],
+): INodeProperties => ({
 	...companyIdField,
-	displayOptions: { show: { resource: [resource] } },
+	displayOptions: {
+		show: { resource: [resource] },
+		...(exceptOperations.length ? { hide: { operation: exceptOperations } } : {}),
+	},
 });
 
 export const monthField: INodeProperties = {

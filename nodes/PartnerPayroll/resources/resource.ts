@@ -17,11 +17,14 @@ export function resource(
 	name: string,
 	operations: Operation[],
 	defaultOperation: string,
+	options: { withoutCompanyId?: string[] } = {},
 ): Resource {
 	return {
 		value,
 		name,
-		operations: Object.fromEntries(operations.map((operation) => [operation.option.value, operation])),
+		operations: Object.fromEntries(
+			operations.map((operation) => [operation.option.value, operation]),
+		),
 		properties: [
 			{
 				displayName: 'Operation',
@@ -32,7 +35,7 @@ export function resource(
 				options: operations.map((operation) => operation.option),
 				default: defaultOperation,
 			},
-			companyIdFieldOf(value),
+			companyIdFieldOf(value, options.withoutCompanyId),
 			...operations.flatMap((operation) => operation.fields),
 		],
 	};

@@ -26,6 +26,7 @@ describe('actions: short, human, proper nouns kept (finding 6)', () => {
 			'accounting.getEntries': 'Get accounting entries',
 			'billingDeclaration.create': 'Create a billing declaration',
 			'company.get': 'Get a company',
+			'company.getConnection': 'Get the connection of the credential',
 			'company.getFrench': 'Get the French record of a company',
 			'document.download': 'Download a document',
 			'document.getAutoEnrolmentDocuments': 'Get UK auto-enrolment documents',

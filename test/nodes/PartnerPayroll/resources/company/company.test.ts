@@ -25,6 +25,34 @@ describe('company', () => {
 		});
 	});
 
+	it('getConnection: the company, application and scopes of the credential, without a request to the API', async () => {
+		const token = await session.token('ES2001', ['payment-files:read', 'accounting:read']);
+		await session.clearRequests();
+		const [item] = await runPartnerPayroll(
+			{ resource: 'company', operation: 'getConnection' },
+			session.oauth2(token),
+		);
+		expect(item.json).toEqual({
+			active: true,
+			companyId: 'ES2001',
+			clientId: 'n8n-local',
+			scopes: ['payment-files:read', 'accounting:read'],
+		});
+		const requests = await session.requests();
+		expect(requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+			'POST /oauth/introspect',
+		]);
+		expect(JSON.stringify(item)).not.toContain(token);
+	});
+
+	it('getConnection: a revoked token is the one revoked-token error', async () => {
+		const token = await session.token('FR1001');
+		await session.control('POST', '/tokens/revoke', { token });
+		await expect(
+			runPartnerPayroll({ resource: 'company', operation: 'getConnection' }, session.oauth2(token)),
+		).rejects.toThrow(/^The access token is invalid or has been revoked$/);
+	});
+
 	it('getFrench: keeps the deprecated siren as the API returns it', async () => {
 		const token = await session.token('FR1001');
 		const [item] = await runPartnerPayroll(

@@ -1,0 +1,34 @@
+import { introspectToken } from '../../../shared/company';
+import { failureError } from '../../../shared/errors';
+import { forEachItem, type Operation } from '../../helpers/operation';
+
+/**
+ * POST {Authorization Server URL}/introspect: which company, client and scopes the credential's token
+ * is for. n8n runs no Test for a connected OAuth2 credential, so this is where a user sees it.
+ */
+export const getConnection: Operation = {
+	option: {
+		name: 'Get Connection',
+		value: 'getConnection',
+		action: 'Get the connection of the credential',
+		description:
+			"Which company, application and scopes the credential's token is for, as the authorization server says (no request to the API)",
+	},
+	fields: [],
+	start: forEachItem(async (item) => {
+		const introspection = await introspectToken(item.context, item.connection);
+		if (!introspection.active) throw failureError(item.node, 'inactiveToken', {}, item.index);
+		return [
+			{
+				json: {
+					active: true,
+					companyId: introspection.company_id ?? null,
+					clientId: introspection.client_id ?? null,
+					scopes: String(introspection.scope ?? '')
+						.split(' ')
+						.filter(Boolean),
+				},
+			},
+		];
+	}),
+};
