@@ -8,7 +8,12 @@ import {
 
 import { readConnection } from '../shared/connection';
 import { credentialTests } from '../shared/credentialTest';
-import { authenticationField, ACCESS_TOKEN_CHOICE, OAUTH2_CHOICE } from '../shared/descriptions';
+import {
+	nodeAuthenticationField,
+	ACCESS_TOKEN_CHOICE,
+	OAUTH2_CHOICE,
+	PARTNER_CHOICE,
+} from '../shared/descriptions';
 import { NODE_RATE_LIMIT_ADVICE, NODE_TIMEOUT_ADVICE, asNodeError } from '../shared/errors';
 import { cancelSignalOf } from '../shared/transport';
 import { inPool } from '../shared/pool';
@@ -26,6 +31,7 @@ import { document } from './resources/document';
 import { insuranceContract } from './resources/insuranceContract';
 import { payroll } from './resources/payroll';
 import type { Resource } from './resources/resource';
+import { listPartnerCompanies } from './helpers/partnerCompanies';
 
 /**
  * Items of one run in flight at once. Reads go out together (the routing engine started every item at
@@ -65,9 +71,14 @@ export class PartnerPayroll implements INodeType {
 		credentials: [
 			{ name: 'partnerPayrollApi', testedBy: 'partnerPayrollTokenTest', ...ACCESS_TOKEN_CHOICE },
 			{ name: 'partnerPayrollOAuth2Api', testedBy: 'partnerPayrollTokenTest', ...OAUTH2_CHOICE },
+			{
+				name: 'partnerPayrollPartnerApi',
+				testedBy: 'partnerPayrollCompaniesTest',
+				...PARTNER_CHOICE,
+			},
 		],
 		properties: [
-			authenticationField,
+			nodeAuthenticationField,
 			{
 				displayName: 'Resource',
 				name: 'resource',
@@ -81,7 +92,10 @@ export class PartnerPayroll implements INodeType {
 		],
 	};
 
-	methods = { credentialTest: credentialTests };
+	methods = {
+		credentialTest: credentialTests,
+		loadOptions: { listPartnerCompanies },
+	};
 
 	/** Every item in order, one request path: the operation's executor, paired output, Continue On Fail. */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

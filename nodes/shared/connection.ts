@@ -7,6 +7,13 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
+import {
+	COMPANY_HINT_HEADER,
+	companyInPath,
+	companyOf,
+	readCompanyRows,
+	type CompanyRow,
+} from '../../credentials/partnerCompanies';
 import { authenticationField } from './descriptions';
 
 export type PartnerPayrollFunctions = IExecuteFunctions | IPollFunctions;
@@ -42,8 +49,10 @@ export interface Connection extends CallerSettings {
 	credentialType: string;
 	baseUrl: string;
 	authServerUrl: string;
-	/** Only for the introspection body; never put into output, errors or logs. */
+	/** Only for the introspection body; never put into output, errors or logs. Empty for a partner's credential. */
 	accessToken: string;
+	/** The Partner API credential's companies: each request names one, and carries that company's token. */
+	companies?: CompanyRow[];
 	/**
 	 * Who the service counts requests against (its rate limit is per client application): the API
 	 * with the OAuth2 client id, or with a digest of a token obtained outside n8n (never the token).
@@ -70,38 +79,80 @@ function authenticationOf(context: PartnerPayrollFunctions): string {
 	return String(value);
 }
 
-/** Reads the credential that the `authentication` parameter chooses (`oAuth2` or `accessToken`). */
+/** The credential each value of `authentication` chooses. */
+function credentialTypeOf(authentication: string): string {
+	if (authentication === 'oAuth2') return 'partnerPayrollOAuth2Api';
+	return authentication === 'partnerApi' ? 'partnerPayrollPartnerApi' : 'partnerPayrollApi';
+}
+
+/** Reads the credential that the `authentication` parameter chooses (`oAuth2`, `accessToken` or `partnerApi`). */
 export async function readConnection(
 	context: PartnerPayrollFunctions,
 	caller: CallerSettings,
 ): Promise<Connection> {
 	const authentication = authenticationOf(context);
-	const credentialType =
-		authentication === 'oAuth2' ? 'partnerPayrollOAuth2Api' : 'partnerPayrollApi';
+	const credentialType = credentialTypeOf(authentication);
 	const credentials = await context.getCredentials(credentialType);
 	const oauthTokenData = credentials.oauthTokenData as { access_token?: string } | undefined;
 	const baseUrl = withoutTrailingSlashes(credentials.baseUrl);
 	const accessToken = String(
 		authentication === 'oAuth2'
 			? (oauthTokenData?.access_token ?? '')
-			: (credentials.accessToken ?? ''),
+			: authentication === 'partnerApi'
+				? ''
+				: (credentials.accessToken ?? ''),
 	);
+	// The service counts every company's requests against the partner's one application.
 	const client =
-		authentication === 'oAuth2'
-			? `client ${String(credentials.clientId ?? '')}`
-			: `token ${createHash('sha256').update(accessToken).digest('hex').slice(0, 16)}`;
+		authentication === 'accessToken'
+			? `token ${createHash('sha256').update(accessToken).digest('hex').slice(0, 16)}`
+			: `client ${String(credentials.clientId ?? '')}`;
 	return {
 		...caller,
 		credentialType,
 		baseUrl,
 		authServerUrl: withoutTrailingSlashes(credentials.authServerUrl),
 		accessToken,
+		...(authentication === 'partnerApi' ? { companies: readCompanyRows(credentials) } : {}),
 		application: `${baseUrl} ${client}`,
 		send: async (options) =>
 			(await context.helpers.httpRequestWithAuthentication.call(
 				context,
 				credentialType,
-				options,
+				authentication === 'partnerApi' ? withCompanyHint(options) : options,
 			)) as IN8nHttpFullResponse,
 	};
+}
+
+/**
+ * The connection as one company of the Partner API credential: its token for the introspection body,
+ * and its name on every request, including those whose path names no company (the authorization server).
+ */
+export function companyConnection(connection: Connection, companyId: string): Connection {
+	const { accessToken } = companyOf(connection.companies ?? [], companyId);
+	return {
+		...connection,
+		accessToken,
+		send: async (options) =>
+			await connection.send({
+				...options,
+				headers: { ...(options.headers ?? {}), [COMPANY_HINT_HEADER]: companyId },
+			}),
+	};
+}
+
+/**
+ * The Partner API credential sends the token of the company a request names: the company in the
+ * API path, unless the caller named one (a request without either gets no token at all).
+ */
+function withCompanyHint(options: IHttpRequestOptions): IHttpRequestOptions {
+	const headers = options.headers ?? {};
+	if (Object.keys(headers).some((name) => name.toLowerCase() === COMPANY_HINT_HEADER))
+		return options;
+	const companyId = companyInPath(
+		new URL(options.url, options.baseURL || 'http://path.invalid').pathname,
+	);
+	return companyId === undefined
+		? options
+		: { ...options, headers: { ...headers, [COMPANY_HINT_HEADER]: companyId } };
 }

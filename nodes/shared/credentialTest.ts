@@ -8,8 +8,10 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
+import { companyName, readCompanyRows, type CompanyRow } from '../../credentials/partnerCompanies';
 import { ALL_SCOPES } from '../../credentials/scopes';
 import { INACTIVE_TOKEN_TEST, tokenLookupFailure } from './apiError';
+import { inPool } from './pool';
 import { introspectToken } from './company';
 import { withoutTrailingSlashes, type Connection } from './connection';
 
@@ -101,6 +103,82 @@ export function requestedScopes(data: ICredentialDataDecryptedObject): string[] 
 	return selected.length ? selected : ALL_SCOPES;
 }
 
+// The Partner API credential's Test introspects every company within this time, a few at once (the
+// authorization server's pace applies); the companies it could not reach in time are named.
+const PARTNER_TEST_BUDGET_MS = 20_000;
+const PARTNER_TEST_IN_FLIGHT = 8;
+
+/** What the Test found for one company of the list: undefined when its token is active and its own. */
+async function partnerRowProblem(
+	context: ICredentialTestFunctions,
+	data: ICredentialDataDecryptedObject,
+	row: CompanyRow,
+): Promise<string | undefined> {
+	if (row.problem !== undefined || row.accessToken === undefined) return row.problem;
+	const name = companyName(row);
+	let introspection;
+	try {
+		introspection = await introspectToken(
+			{ getNode: () => TEST_NODE },
+			testConnection(context, data, row.accessToken),
+		);
+	} catch (error) {
+		return `${name}: ${tokenLookupFailure(error)}`;
+	}
+	if (!introspection.active) return `${name}: ${INACTIVE_TOKEN_TEST}`;
+	if (introspection.company_id !== row.companyId) {
+		return `${name}: the token is for company ${introspection.company_id ?? 'unknown'}, not ${row.companyId}. Connect ${row.companyId} again through the connect link.`;
+	}
+	const clientId = String(data.clientId ?? '').trim();
+	if (clientId && introspection.client_id !== clientId) {
+		return `${name}: the token was issued to ${introspection.client_id ? `client ${introspection.client_id}` : 'no client (a company API key)'}, not to this credential's client ${clientId}.`;
+	}
+	return undefined;
+}
+
+/** Every company of the Partner API credential, a few at once, until the time budget runs out. */
+async function testPartnerCompanies(
+	context: ICredentialTestFunctions,
+	data: ICredentialDataDecryptedObject,
+): Promise<INodeCredentialTestResult> {
+	const rows = readCompanyRows(data);
+	if (rows.length === 0) {
+		return {
+			status: 'Error',
+			message:
+				'The company list is empty. Connect companies with the connect link, or add a row with its Company ID and its token as COMPANYID:token.',
+		};
+	}
+	const deadline = Date.now() + PARTNER_TEST_BUDGET_MS;
+	const problems = new Map<CompanyRow, string>();
+	const unchecked: CompanyRow[] = [];
+	await inPool(rows, PARTNER_TEST_IN_FLIGHT, async (row) => {
+		if (Date.now() > deadline) unchecked.push(row);
+		else {
+			const problem = await partnerRowProblem(context, data, row);
+			if (problem !== undefined) problems.set(row, problem);
+		}
+		return true;
+	});
+	const ok = rows.length - problems.size - unchecked.length;
+	if (problems.size === 0 && unchecked.length === 0) {
+		return {
+			status: 'OK',
+			message: `All ${rows.length} companies are connected, each with its own token: ${rows.map(companyName).join(', ')}`,
+		};
+	}
+	const inOrder = rows.filter((row) => problems.has(row)).map((row) => problems.get(row));
+	const notChecked = unchecked.length
+		? [
+				`${unchecked.length} not checked within ${PARTNER_TEST_BUDGET_MS / 1000} s: ${unchecked.map(companyName).join(', ')}`,
+			]
+		: [];
+	return {
+		status: 'Error',
+		message: `${ok} of ${rows.length} companies are connected. ${[...inOrder, ...notChecked].join(' | ')}`,
+	};
+}
+
 /** The nodes' `methods.credentialTest`, named by `testedBy` in their credentials. */
 export const credentialTests = {
 	async partnerPayrollTokenTest(
@@ -110,8 +188,20 @@ export const credentialTests = {
 		const data = credential.data ?? {};
 		if (credential.type === 'partnerPayrollOAuth2Api') {
 			const tokenData = data.oauthTokenData as { access_token?: string } | undefined;
-			return await testToken(this, data, String(tokenData?.access_token ?? ''), requestedScopes(data));
+			return await testToken(
+				this,
+				data,
+				String(tokenData?.access_token ?? ''),
+				requestedScopes(data),
+			);
 		}
 		return await testToken(this, data, String(data.accessToken ?? ''));
+	},
+
+	async partnerPayrollCompaniesTest(
+		this: ICredentialTestFunctions,
+		credential: ICredentialsDecrypted,
+	): Promise<INodeCredentialTestResult> {
+		return await testPartnerCompanies(this, credential.data ?? {});
 	},
 };

@@ -45,6 +45,10 @@ const FAILURES = {
 		'Use the address given by the provider, for example https://api.example.com/v1.'],
 	malformedAnswer: ['The Partner Payroll API returned an answer that is not valid JSON',
 		'The answer is not in the documented format (for example an HTML page from a proxy). Check the API Base URL of the credential, or try again later.'],
+	partnerCompanyMissing: ['Company is empty',
+		'With the Partner API credential, each item names its company: choose one of the credential\'s list, or give its ID by an expression.'],
+	partnerCompanyList: ['{problem}',
+		'The Partner API credential sends a company\'s token only for that company; nothing was sent for this item.'],
 	noAuthServer: ['Company ID is empty and the credential has no Authorization Server URL',
 		'Either type the Company ID, or set the Authorization Server URL in the credential so the company of the token can be looked up.'],
 	inactiveToken: [REVOKED_TOKEN,
@@ -142,5 +146,7 @@ export function asNodeError(
 	itemIndex?: number,
 ): NodeOperationError | NodeApiError {
 	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
-	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
+	return new NodeOperationError(node, error instanceof Error ? error : String(error), {
+		itemIndex,
+	});
 }

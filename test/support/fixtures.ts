@@ -26,6 +26,9 @@ export interface LoggedRequest {
 	query?: IDataObject;
 	status: number;
 	authorization?: string | null;
+	/** The company and the OAuth client of the token the request carried (null when unknown). */
+	tokenCompanyId?: string | null;
+	tokenClientId?: string | null;
 }
 
 /** One sandbox per test file, reached over HTTP like the real service. */
@@ -103,6 +106,37 @@ export class SandboxSession {
 		};
 	}
 
+	/**
+	 * The Partner API credential with one row per company: a token of the default client for each,
+	 * bound to its company as the connect link stores it (`rows` may change what is stored).
+	 */
+	async partner(
+		companyIds: string[],
+		rows: (
+			stored: Array<{ companyId: string; label: string; accessToken: string }>,
+		) => unknown[] = (stored) => stored,
+	): Promise<TestCredentials> {
+		const issued = (await this.control(
+			'POST',
+			'/tokens',
+			companyIds.map((companyId) => ({ companyId, scopes: ALL_SCOPES })),
+		)) as Array<{ companyId: string; access_token: string }>;
+		const stored = issued.map(({ companyId, access_token }) => ({
+			companyId,
+			label: `Client ${companyId}`,
+			accessToken: `${companyId}:${access_token}`,
+		}));
+		return {
+			partnerPayrollPartnerApi: {
+				baseUrl: this.sandbox.apiBaseUrl,
+				authServerUrl: this.sandbox.authServerUrl,
+				clientId: DEFAULT_CLIENT.clientId,
+				clientSecret: DEFAULT_CLIENT.clientSecret,
+				companies: { company: rows(stored) },
+			},
+		};
+	}
+
 	/** A connected OAuth2 credential, as n8n stores it after the authorization-code flow. */
 	oauth2(token: string): TestCredentials {
 		return {
@@ -128,7 +162,12 @@ export async function runPartnerPayroll(
 		'items' | 'continueOnFail' | 'abortSignal' | 'runExecutionData' | 'executeOnce'
 	> = {},
 ): Promise<INodeExecutionData[]> {
-	const authentication = 'partnerPayrollOAuth2Api' in credentials ? 'oAuth2' : 'accessToken';
+	const authentication =
+		'partnerPayrollOAuth2Api' in credentials
+			? 'oAuth2'
+			: 'partnerPayrollPartnerApi' in credentials
+				? 'partnerApi'
+				: 'accessToken';
 	return await runDeclarativeNode(partnerPayroll, {
 		parameters: { authentication, ...parameters },
 		credentials,

@@ -19,10 +19,12 @@ import {
 
 import { PartnerPayrollApi } from '../../credentials/PartnerPayrollApi.credentials';
 import { PartnerPayrollOAuth2Api } from '../../credentials/PartnerPayrollOAuth2Api.credentials';
+import { PartnerPayrollPartnerApi } from '../../credentials/PartnerPayrollPartnerApi.credentials';
 
 const credentialTypes: Record<string, ICredentialType> = {
 	partnerPayrollApi: new PartnerPayrollApi(),
 	partnerPayrollOAuth2Api: new PartnerPayrollOAuth2Api(),
+	partnerPayrollPartnerApi: new PartnerPayrollPartnerApi(),
 };
 
 export type TestCredentials = Record<string, ICredentialDataDecryptedObject>;

@@ -7,10 +7,11 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
+import { companyInPath, companyProblem } from '../../../credentials/partnerCompanies';
 import { PartnerPayrollApiError } from '../../shared/apiError';
 import { introspectToken, resolveCompanyId } from '../../shared/company';
 import type { Connection } from '../../shared/connection';
-import type { ErrorContext } from '../../shared/errors';
+import { failureError, type ErrorContext } from '../../shared/errors';
 import { checkedId } from '../../shared/ids';
 import { normalizeMonth, type MonthField } from '../../shared/month';
 import { apiRequest } from '../../shared/transport';
@@ -26,7 +27,10 @@ export interface Item {
 	context: IExecuteFunctions;
 	connection: Connection;
 	parameter<T>(name: string, fallback: T): T;
-	/** The Company ID typed for this item, empty for the company of the token. */
+	/**
+	 * The Company ID typed for this item, empty for the company of the token. With the Partner API
+	 * credential, a company of its list (checked here, before any request).
+	 */
 	typedCompanyId(): string;
 	/** The typed Company ID, or the company of the token (looked up once per run). */
 	companyId(): Promise<string>;
@@ -86,9 +90,20 @@ export function itemsOfRun(
 			context.getNodeParameter(name, index, fallback) as T;
 		const typedCompanyId = () => {
 			const typed = String(parameter('companyId', '') ?? '').trim();
-			return typed && checkedId(typed, 'Company ID', node, index);
+			if (connection.companies && typed === '') {
+				throw failureError(node, 'partnerCompanyMissing', {}, index);
+			}
+			const companyId = typed && checkedId(typed, 'Company ID', node, index);
+			if (connection.companies) checkPartnerCompany(connection, companyId, node, index);
+			return companyId;
 		};
 		const itemContext = { ...errorContext, itemIndex: index };
+		/** With the Partner API credential, the company of the path (a listed document's own) is checked first. */
+		const checkRequestCompany = (request: ApiRequest) => {
+			const companyId = companyInPath(request.path);
+			if (connection.companies && companyId !== undefined)
+				checkPartnerCompany(connection, companyId, node, index);
+		};
 		return {
 			index,
 			node,
@@ -103,6 +118,7 @@ export function itemsOfRun(
 				String(parameter(name, 'data')).trim() || 'data',
 			send: async (request, receive) => {
 				try {
+					checkRequestCompany(request);
 					return await apiRequest(context, connection, request, itemContext, receive);
 				} catch (error) {
 					throw await withTokenCompany(context, connection, error, typedCompanyId());
@@ -110,6 +126,17 @@ export function itemsOfRun(
 			},
 		};
 	});
+}
+
+/** Refuses, with the list's own words, a company that the Partner API credential cannot send for. */
+function checkPartnerCompany(
+	connection: Connection,
+	companyId: string,
+	node: INode,
+	itemIndex: number,
+) {
+	const problem = companyProblem(connection.companies ?? [], companyId);
+	if (problem !== undefined) throw failureError(node, 'partnerCompanyList', { problem }, itemIndex);
 }
 
 /**
@@ -123,7 +150,7 @@ async function withTokenCompany(
 	typedCompanyId: string,
 ): Promise<unknown> {
 	if (!(error instanceof PartnerPayrollApiError) || error.httpCode !== '404') return error;
-	if (!typedCompanyId || !connection.authServerUrl) return error;
+	if (!typedCompanyId || !connection.authServerUrl || !connection.accessToken) return error;
 	const tokenCompany = await introspectToken(context, connection).then(
 		(introspection) => (introspection.active ? introspection.company_id : undefined),
 		() => undefined,

@@ -1,21 +1,33 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { companyIdField } from '../../shared/descriptions';
+import { companyIdField, partnerCompanyField } from '../../shared/descriptions';
 import { MONTH_DESCRIPTION } from '../../shared/month';
 
 // Fields that several operations of the node show; each operation's file sets where they show.
 
-/** Company ID, shown for every operation of one resource but those named. */
-export const companyIdFieldOf = (
+/**
+ * Company ID, shown for every operation of one resource but those named: typed, or with the Partner API
+ * credential a company of its list (shown for every operation: its token is the one the operation uses).
+ */
+export const companyIdFieldsOf = (
 	resource: string,
 	exceptOperations: string[] = [],
-): INodeProperties => ({
-	...companyIdField,
-	displayOptions: {
-		show: { resource: [resource] },
-		...(exceptOperations.length ? { hide: { operation: exceptOperations } } : {}),
+): INodeProperties[] => [
+	{
+		...companyIdField,
+		displayOptions: {
+			show: { resource: [resource] },
+			hide: {
+				authentication: ['partnerApi'],
+				...(exceptOperations.length ? { operation: exceptOperations } : {}),
+			},
+		},
 	},
-});
+	{
+		...partnerCompanyField,
+		displayOptions: { show: { resource: [resource], authentication: ['partnerApi'] } },
+	},
+];
 
 export const monthField: INodeProperties = {
 	displayName: 'Month',

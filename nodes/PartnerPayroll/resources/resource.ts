@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../helpers/operation';
-import { companyIdFieldOf } from './commonFields';
+import { companyIdFieldsOf } from './commonFields';
 
 /** A resource of the node: its operations by value, and the fields they show. */
 export interface Resource {
@@ -35,7 +35,7 @@ export function resource(
 				options: operations.map((operation) => operation.option),
 				default: defaultOperation,
 			},
-			companyIdFieldOf(value, options.withoutCompanyId),
+			...companyIdFieldsOf(value, options.withoutCompanyId),
 			...operations.flatMap((operation) => operation.fields),
 		],
 	};

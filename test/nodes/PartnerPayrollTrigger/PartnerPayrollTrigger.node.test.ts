@@ -17,11 +17,18 @@ describe('Partner Payroll Trigger description', () => {
 		expect(description.usableAsTool).toBeUndefined();
 	});
 
-	it('uses the same credentials and authentication parameter as the node', () => {
+	it("uses the node's per-company credentials and authentication choices (the Partner API one is the node's only, for now)", () => {
 		const node = new PartnerPayroll().description;
-		expect(description.credentials).toEqual(node.credentials);
-		expect(description.properties.find((property) => property.name === 'authentication')).toEqual(
-			node.properties.find((property) => property.name === 'authentication'),
+		const perCompany = node.credentials!.filter(
+			(credential) => credential.name !== 'partnerPayrollPartnerApi',
+		);
+		expect(description.credentials).toEqual(perCompany);
+		const choices = (name: string, properties: typeof node.properties) =>
+			properties.find((property) => property.name === name)?.options;
+		expect(choices('authentication', description.properties)).toEqual(
+			choices('authentication', node.properties)!.filter(
+				(option) => 'value' in option && option.value !== 'partnerApi',
+			),
 		);
 	});
 

@@ -1,0 +1,161 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	Icon,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { apiBaseUrlField, authServerUrlField } from './common';
+import {
+	COMPANY_HINT_HEADER,
+	CompanyListError,
+	companyInPath,
+	companyOf,
+	readCompanyRows,
+} from './partnerCompanies';
+
+/** The absolute address a request goes to, whether its `url` is absolute or relative to `baseURL`. */
+function targetOf(requestOptions: IHttpRequestOptions): URL {
+	try {
+		return new URL(requestOptions.url, requestOptions.baseURL || undefined);
+	} catch {
+		throw new CompanyListError(
+			`The request address "${requestOptions.url}" is not a URL; nothing was sent.`,
+		);
+	}
+}
+
+function originOf(address: unknown): string | undefined {
+	try {
+		return new URL(String(address ?? '').trim()).origin;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * One credential for many client companies of a partner: the partner's OAuth application (client ID and
+ * secret, used by the connect link) and one access token per company. A node names the company of each
+ * request; `authenticate` sends that company's token, to the credential's own two addresses only.
+ */
+export class PartnerPayrollPartnerApi implements ICredentialType {
+	name = 'partnerPayrollPartnerApi';
+
+	displayName = 'Partner Payroll Partner API';
+
+	icon: Icon = {
+		light: 'file:../icons/partnerPayroll.svg',
+		dark: 'file:../icons/partnerPayroll.dark.svg',
+	};
+
+	documentationUrl =
+		'https://github.com/partner-payroll/n8n-nodes-partner-payroll#partners-with-many-companies';
+
+	properties: INodeProperties[] = [
+		apiBaseUrlField,
+		{
+			...authServerUrlField,
+			description:
+				'Address of the authorization server; /authorize, /token and /introspect are below it',
+		},
+		{
+			displayName: 'Client ID',
+			name: 'clientId',
+			type: 'string',
+			default: '',
+			description: "Your partner application's client ID, used by the connect link",
+		},
+		{
+			displayName: 'Client Secret',
+			name: 'clientSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description: "Your partner application's client secret, used by the connect link",
+		},
+		{
+			displayName:
+				'Add companies with the connect link (Partner Payroll Connect Trigger). Never delete or reorder rows here: n8n gives saved tokens back to rows by position, so the tokens would move to other companies (each token is bound to its company, so such rows stop working instead of serving the wrong company).',
+			name: 'companiesNotice',
+			type: 'notice',
+			default: '',
+		},
+		{
+			displayName: 'Companies',
+			name: 'companies',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			default: {},
+			placeholder: 'Add Company',
+			options: [
+				{
+					displayName: 'Company',
+					name: 'company',
+					values: [
+						{
+							displayName: 'Company ID',
+							name: 'companyId',
+							type: 'string',
+							default: '',
+							placeholder: 'FR1001',
+						},
+						{
+							displayName: 'Label',
+							name: 'label',
+							type: 'string',
+							default: '',
+							description: 'A name for the company in lists and messages',
+						},
+						{
+							displayName: 'Access Token',
+							name: 'accessToken',
+							type: 'string',
+							typeOptions: { password: true },
+							default: '',
+							description:
+								'The company ID, a colon and the token, for example FR1001:abc…. The connect link writes it for you.',
+						},
+					],
+				},
+			],
+		},
+	];
+
+	// A function, not a generic header: the token depends on the request's company, which only the
+	// request carries (n8n's AWS credential reads and removes a hint the same way).
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const headers = { ...(requestOptions.headers ?? {}) };
+		const hintName = Object.keys(headers).find(
+			(name) => name.toLowerCase() === COMPANY_HINT_HEADER,
+		);
+		const companyId = hintName === undefined ? '' : String(headers[hintName] ?? '').trim();
+		if (hintName !== undefined) delete headers[hintName];
+		if (companyId === '') {
+			throw new CompanyListError(
+				'This request names no company, so the Partner Payroll Partner API credential sends no token. Use it from the Partner Payroll nodes, with a Company.',
+			);
+		}
+		const target = targetOf(requestOptions);
+		const allowed = [originOf(credentials.baseUrl), originOf(credentials.authServerUrl)];
+		if (!allowed.includes(target.origin)) {
+			throw new CompanyListError(
+				`The token of company ${companyId} goes only to the credential's API Base URL and Authorization Server URL, not to ${target.origin}; nothing was sent.`,
+			);
+		}
+		const pathCompany = companyInPath(target.pathname);
+		if (pathCompany !== undefined && pathCompany !== companyId) {
+			throw new CompanyListError(
+				`A request for company ${pathCompany} would carry the token of company ${companyId}; nothing was sent.`,
+			);
+		}
+		const company = companyOf(readCompanyRows(credentials), companyId);
+		return {
+			...requestOptions,
+			headers: { ...headers, Authorization: `Bearer ${company.accessToken}` },
+		};
+	}
+}

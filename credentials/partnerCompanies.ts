@@ -1,0 +1,172 @@
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+/**
+ * The company list of the Partner Payroll Partner API credential: one row per client company, each with
+ * the access token the service gave for that company. Read by the credential (which token a request
+ * carries), by the nodes (the Company list) and by the triggers (which companies to watch).
+ *
+ * Each token is stored bound to its company, as `<company ID>:<token>`. n8n gives a masked password back
+ * to its row by position when the list is saved from the editor, so deleting or reordering a row moves
+ * tokens to other rows; the binding makes such a token refuse to serve the company of its new row.
+ */
+
+export interface PartnerCompany {
+	companyId: string;
+	label: string;
+	/** The token alone, without its binding prefix. */
+	accessToken: string;
+}
+
+/** One row as n8n stores it (fixedCollection `companies`, option `company`). */
+export interface StoredCompanyRow {
+	companyId?: unknown;
+	label?: unknown;
+	accessToken?: unknown;
+}
+
+/** The request header through which a node names the company a request is for; never sent. */
+export const COMPANY_HINT_HEADER = 'x-partner-payroll-company';
+
+/** The company a request of the API is for: the id in its path (`/companies/{id}`, `/companies-fr/{id}`). */
+export function companyInPath(path: string): string | undefined {
+	const segment = /\/companies(?:-fr)?\/([^/?#]+)/.exec(path)?.[1];
+	return segment === undefined ? undefined : decodeURIComponent(segment);
+}
+
+/** The same shape as the service's company ids and the nodes' Company ID check. */
+const COMPANY_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export class CompanyListError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = 'CompanyListError';
+	}
+}
+
+/** `<company ID>:<token>`, the value the Access Token field stores for a company. */
+export function bindToken(companyId: string, token: string): string {
+	return `${companyId}:${token}`;
+}
+
+/** How a row is named in messages: its position, its company and its label. */
+function describeRow(position: number, companyId: string, label: string): string {
+	const who = companyId ? ` (${companyId}${label ? `, ${label}` : ''})` : '';
+	return `entry ${position}${who}`;
+}
+
+function textOf(value: unknown): string {
+	return typeof value === 'string'
+		? value
+		: value === undefined || value === null
+			? ''
+			: String(value);
+}
+
+/** The rows as stored, whatever n8n kept of the fixedCollection (absent, empty, one row or many). */
+export function storedRows(credentials: ICredentialDataDecryptedObject): StoredCompanyRow[] {
+	const collection = credentials.companies as { company?: unknown } | undefined;
+	const rows = collection?.company;
+	if (rows === undefined || rows === null) return [];
+	return (Array.isArray(rows) ? rows : [rows]) as StoredCompanyRow[];
+}
+
+/** A row of the list as read: a usable company, or the problem that keeps it from serving requests. */
+export interface CompanyRow {
+	position: number;
+	companyId: string;
+	label: string;
+	/** The token alone, when the row is usable. */
+	accessToken?: string;
+	/** Why the row cannot serve requests, naming the entry and how to repair it. */
+	problem?: string;
+}
+
+/** What is wrong with one row on its own (duplicates are found across rows), or undefined. */
+function rowProblem(
+	entry: string,
+	companyId: string,
+	label: string,
+	stored: string,
+): string | undefined {
+	if (companyId.trim() === '') return `The company list's ${entry} has no Company ID.`;
+	for (const [field, value] of [
+		['Company ID', companyId],
+		['Label', label],
+		['Access Token', stored],
+	]) {
+		if (value !== value.trim())
+			return `The company list's ${entry}: its ${field} starts or ends with spaces. Remove them.`;
+	}
+	if (!COMPANY_ID.test(companyId)) {
+		return `The company list's ${entry}: Company ID "${companyId}" is not a company ID (letters, digits, "-" and "_", up to 64).`;
+	}
+	if (stored === '') {
+		return `The company list's ${entry} has no Access Token. Connect the company again, or paste its token as ${companyId}:<token>.`;
+	}
+	const boundTo = stored.slice(0, Math.max(stored.indexOf(':'), 0));
+	if (!COMPANY_ID.test(boundTo) || stored.length === boundTo.length + 1) {
+		return `The company list's ${entry}: its Access Token is not bound to a company. Paste it as ${companyId}:<token>, so that the token can never serve another company.`;
+	}
+	if (boundTo !== companyId) {
+		return `The company list's ${entry} holds the token of company ${boundTo}, not of ${companyId}: rows were deleted or reordered in n8n's editor, which moves tokens between rows. Nothing was sent for ${companyId}. Connect it again through the connect link (or paste its token as ${companyId}:<token>), and never delete or reorder rows in the editor.`;
+	}
+	return undefined;
+}
+
+/**
+ * Every row read and checked: a company ID of the service's shape, a token, no duplicate ids, no
+ * whitespace around values, and each token bound to the company of its own row. A row with a problem
+ * keeps only its problem, so one broken row never stops the other companies.
+ */
+export function readCompanyRows(credentials: ICredentialDataDecryptedObject): CompanyRow[] {
+	const rows = storedRows(credentials).flatMap((row, index): CompanyRow[] => {
+		const position = index + 1;
+		const companyId = textOf(row.companyId);
+		const label = textOf(row.label);
+		const stored = textOf(row.accessToken);
+		// A row whose three fields were cleared is how a company is removed without moving other rows.
+		if (companyId === '' && label === '' && stored === '') return [];
+		const problem = rowProblem(
+			describeRow(position, companyId.trim(), label.trim()),
+			companyId,
+			label,
+			stored,
+		);
+		if (problem) return [{ position, companyId: companyId.trim(), label: label.trim(), problem }];
+		return [{ position, companyId, label, accessToken: stored.slice(companyId.length + 1) }];
+	});
+	for (const row of rows) {
+		const first = rows.find((other) => other.companyId === row.companyId && row.companyId !== '');
+		if (first && first !== row) {
+			const problem = `The company list's ${describeRow(row.position, row.companyId, row.label)} repeats company ${row.companyId} of entry ${first.position}. Keep one entry per company.`;
+			row.problem ??= problem;
+			first.problem ??= problem;
+			delete row.accessToken;
+			delete first.accessToken;
+		}
+	}
+	return rows;
+}
+
+/** Why the list cannot send for `companyId` (not in it, or its row is broken), or undefined when it can. */
+export function companyProblem(rows: CompanyRow[], companyId: string): string | undefined {
+	const row = rows.find((candidate) => candidate.companyId === companyId);
+	if (!row) {
+		return `Company ${companyId} is not in the credential's company list (${rows.length} companies). Connect it first, or choose a company of the list.`;
+	}
+	return row.problem;
+}
+
+/** The usable company `companyId` of the list, or the error that names it and what to do. */
+export function companyOf(rows: CompanyRow[], companyId: string): PartnerCompany {
+	const problem = companyProblem(rows, companyId);
+	const row = rows.find((candidate) => candidate.companyId === companyId);
+	if (problem !== undefined || row?.accessToken === undefined)
+		throw new CompanyListError(problem ?? '');
+	return { companyId: row.companyId, label: row.label, accessToken: row.accessToken };
+}
+
+/** "FR1001 (Boulangerie)" or "FR1001": how messages name a company of the list. */
+export function companyName(company: Pick<PartnerCompany, 'companyId' | 'label'>): string {
+	return company.label ? `${company.companyId} (${company.label})` : company.companyId;
+}

@@ -1,0 +1,231 @@
+import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
+
+import { PartnerPayrollPartnerApi } from '../../credentials/PartnerPayrollPartnerApi.credentials';
+import {
+	bindToken,
+	COMPANY_HINT_HEADER,
+	readCompanyRows,
+} from '../../credentials/partnerCompanies';
+
+const credential = new PartnerPayrollPartnerApi();
+const API = 'https://api.payroll.example/v1';
+const AUTH = 'https://auth.payroll.example/oauth';
+
+type Row = { companyId: string; label: string; accessToken: string };
+
+const row = (companyId: string, label = `Client ${companyId}`): Row => ({
+	companyId,
+	label,
+	accessToken: bindToken(companyId, `token-of-${companyId}`),
+});
+
+function credentialsWith(rows: Row[]): ICredentialDataDecryptedObject {
+	return {
+		baseUrl: API,
+		authServerUrl: AUTH,
+		clientId: 'partner-app',
+		clientSecret: 's3cret',
+		companies: { company: rows },
+	};
+}
+
+/**
+ * What n8n's editor stores after a row is deleted and the credential saved: the companies and labels
+ * as shown, and each masked token given back from the row that stood at the same position before.
+ */
+function deletedInEditor(rows: Row[], index: number): Row[] {
+	return rows
+		.filter((_, position) => position !== index)
+		.map((kept, position) => ({ ...kept, accessToken: rows[position].accessToken }));
+}
+
+function request(
+	companyId: string | undefined,
+	url: string,
+	extra: Partial<IHttpRequestOptions> = {},
+): IHttpRequestOptions {
+	return {
+		url,
+		method: 'GET',
+		headers: {
+			Accept: 'application/json',
+			...(companyId === undefined ? {} : { [COMPANY_HINT_HEADER]: companyId }),
+		},
+		...extra,
+	};
+}
+
+describe('Partner Payroll Partner API credential', () => {
+	const three = [row('FR1001', 'Boulangerie'), row('FR1002', 'Café'), row('ES2001', 'Panadería')];
+
+	it("sends the token of the request's company and removes the company hint", async () => {
+		const sent = await credential.authenticate(
+			credentialsWith(three),
+			request('FR1002', `${API}/companies/FR1002/payroll`),
+		);
+		expect(sent.headers).toEqual({
+			Accept: 'application/json',
+			Authorization: 'Bearer token-of-FR1002',
+		});
+	});
+
+	it('reads a relative address against its base URL, and lets the token go to the authorization server', async () => {
+		const relative = await credential.authenticate(
+			credentialsWith(three),
+			request('ES2001', '/companies/ES2001', { baseURL: API }),
+		);
+		expect(relative.headers?.Authorization).toBe('Bearer token-of-ES2001');
+		const introspection = await credential.authenticate(
+			credentialsWith(three),
+			request('FR1001', `${AUTH}/introspect`, { method: 'POST' }),
+		);
+		expect(introspection.headers?.Authorization).toBe('Bearer token-of-FR1001');
+	});
+
+	it.each([
+		['no company', undefined, `${API}/companies/FR1001`, 'names no company'],
+		[
+			'a company not in the list',
+			'GB3001',
+			`${API}/companies/GB3001`,
+			"Company GB3001 is not in the credential's company list (3 companies)",
+		],
+		[
+			'another origin',
+			'FR1001',
+			'https://files.example.org/companies/FR1001',
+			'not to https://files.example.org; nothing was sent',
+		],
+		[
+			'a path of another company',
+			'FR1001',
+			`${API}/companies/FR1002/payroll`,
+			'A request for company FR1002 would carry the token of company FR1001',
+		],
+	])('refuses %s, without a token in the message', async (_case, companyId, url, message) => {
+		const attempt = credential.authenticate(credentialsWith(three), request(companyId, url));
+		await expect(attempt).rejects.toThrow(message);
+		await expect(attempt).rejects.not.toThrow(/token-of-/);
+	});
+
+	it('after a row was deleted in the editor, never sends a token for another company', async () => {
+		const rows = [row('FR1001'), row('FR1002'), row('ES2001'), row('GB3001')];
+		const saved = credentialsWith(deletedInEditor(rows, 1));
+		// Rows above the deleted one keep their own tokens.
+		await expect(
+			credential.authenticate(saved, request('FR1001', `${API}/companies/FR1001`)),
+		).resolves.toMatchObject({
+			headers: { Authorization: 'Bearer token-of-FR1001' },
+		});
+		// Below it, each row holds the token of the row above: refused, naming both companies and the repair.
+		for (const [companyId, holder] of [
+			['ES2001', 'FR1002'],
+			['GB3001', 'ES2001'],
+		]) {
+			const attempt = credential.authenticate(
+				saved,
+				request(companyId, `${API}/companies/${companyId}`),
+			);
+			await expect(attempt).rejects.toThrow(
+				`holds the token of company ${holder}, not of ${companyId}`,
+			);
+			await expect(attempt).rejects.toThrow('never delete or reorder rows in the editor');
+		}
+	});
+
+	it('after rows were reordered in the editor, refuses every moved row', async () => {
+		const rows = [row('FR1001'), row('FR1002')];
+		const reordered = [rows[1], rows[0]].map((moved, position) => ({
+			...moved,
+			accessToken: rows[position].accessToken,
+		}));
+		for (const companyId of ['FR1001', 'FR1002']) {
+			await expect(
+				credential.authenticate(
+					credentialsWith(reordered),
+					request(companyId, `${API}/companies/${companyId}`),
+				),
+			).rejects.toThrow(`not of ${companyId}`);
+		}
+	});
+});
+
+describe('the company list', () => {
+	it('reads rows with their tokens, one stored row as well as many', () => {
+		expect(readCompanyRows(credentialsWith([row('FR1001', 'Boulangerie')]))).toEqual([
+			{ position: 1, companyId: 'FR1001', label: 'Boulangerie', accessToken: 'token-of-FR1001' },
+		]);
+		expect(readCompanyRows({ companies: { company: row('ES2001') } })).toHaveLength(1);
+		expect(readCompanyRows({})).toEqual([]);
+	});
+
+	it('keeps a token that itself holds a colon whole', () => {
+		const [read] = readCompanyRows(
+			credentialsWith([{ companyId: 'FR1001', label: '', accessToken: 'FR1001:abc:def' }]),
+		);
+		expect(read.accessToken).toBe('abc:def');
+	});
+
+	it.each([
+		[[{ companyId: '', label: 'Nobody', accessToken: 'x:y' }], 'entry 1 has no Company ID'],
+		[
+			[{ companyId: 'FR1001', label: 'A', accessToken: '' }],
+			'entry 1 (FR1001, A) has no Access Token',
+		],
+		[
+			[{ companyId: ' FR1001', label: '', accessToken: 'FR1001:t' }],
+			'entry 1 (FR1001): its Company ID starts or ends with spaces',
+		],
+		[
+			[{ companyId: 'FR1001', label: 'A ', accessToken: 'FR1001:t' }],
+			'its Label starts or ends with spaces',
+		],
+		[
+			[{ companyId: 'FR1001', label: '', accessToken: 'FR1001:t\n' }],
+			'its Access Token starts or ends with spaces',
+		],
+		[
+			[{ companyId: 'FR 1001', label: '', accessToken: 'x' }],
+			'Company ID "FR 1001" is not a company ID',
+		],
+		[
+			[{ companyId: 'FR1001', label: '', accessToken: 'sbx_plain-token' }],
+			'is not bound to a company. Paste it as FR1001:<token>',
+		],
+		[[{ companyId: 'FR1001', label: '', accessToken: 'FR1001:' }], 'is not bound to a company'],
+		[
+			[row('FR1001'), row('FR1002'), row('FR1001')],
+			'entry 3 (FR1001, Client FR1001) repeats company FR1001 of entry 1',
+		],
+	])('marks a broken entry with what is wrong and keeps its token out: %j', (rows, problem) => {
+		const read = readCompanyRows(credentialsWith(rows));
+		const broken = read.filter((entry) => entry.problem !== undefined);
+		expect(broken.map((entry) => entry.problem).join('\n')).toContain(problem);
+		for (const entry of broken) expect(entry.accessToken).toBeUndefined();
+	});
+
+	it('skips a row whose three fields were cleared (how a company is removed without moving rows)', () => {
+		const read = readCompanyRows(
+			credentialsWith([
+				row('FR1001'),
+				{ companyId: '', label: '', accessToken: '' },
+				row('ES2001'),
+			]),
+		);
+		expect(read.map((entry) => [entry.position, entry.companyId, entry.problem])).toEqual([
+			[1, 'FR1001', undefined],
+			[3, 'ES2001', undefined],
+		]);
+	});
+
+	it('keeps the other companies usable when one entry is broken', () => {
+		const read = readCompanyRows(
+			credentialsWith([row('FR1001'), { ...row('FR1002'), accessToken: '' }, row('ES2001')]),
+		);
+		expect(read.map((entry) => [entry.companyId, entry.accessToken ?? null])).toEqual([
+			['FR1001', 'token-of-FR1001'],
+			['FR1002', null],
+			['ES2001', 'token-of-ES2001'],
+		]);
+	});
+});
