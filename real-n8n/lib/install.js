@@ -55,7 +55,9 @@ function packagesInRecipe(runtime) {
 /** How many package downloads npm has logged so far (with --loglevel=http npm logs one line per tarball, fetched or from its cache). */
 function packagesFetched(runtime) {
 	if (!fs.existsSync(installLog(runtime))) return 0;
-	return fs.readFileSync(installLog(runtime), 'utf8').match(/^npm http (fetch GET 200|cache) .*\.tgz/gm)?.length ?? 0;
+	// A tarball can be logged twice (from the cache, then fetched): each one is counted once.
+	const tarballs = fs.readFileSync(installLog(runtime), 'utf8').matchAll(/^npm http (?:fetch GET 200|cache) \S*?(https?:\S+\.tgz)/gm);
+	return new Set([...tarballs].map((match) => match[1])).size;
 }
 
 /** A line every PROGRESS_EVERY_MS while `work` runs, so a long install never looks stuck. */
