@@ -122,9 +122,11 @@ export class PartnerPayroll implements INodeType {
 		const outcomes: Array<{ results?: INodeExecutionData[]; error?: unknown }> = [];
 		const continueOnFail = this.continueOnFail();
 		const inFlight = operation.oneItemAtATime ? 1 : ITEMS_IN_FLIGHT;
-		// Batching (Request Options): a batch of items, then a pause, as n8n's own option does.
+		// Batching (Request Options): a batch of items, then a pause, as n8n's own option does
+		// (-1 turns it off, 0 counts as 1).
 		const batch = requestOptions.batching?.batch;
-		const batchSize = (batch?.batchSize ?? -1) > 0 ? Number(batch?.batchSize) : items.length;
+		const requestedBatchSize = Number(batch?.batchSize ?? -1);
+		const batchSize = requestedBatchSize >= 0 ? Math.max(requestedBatchSize, 1) : items.length;
 		for (let first = 0; first < items.length; first += batchSize) {
 			if (first > 0) await wait(batch?.batchInterval ?? 0, cancelSignalOf(this));
 			const ranAll = await inPool(items.slice(first, first + batchSize), inFlight, async (item) => {

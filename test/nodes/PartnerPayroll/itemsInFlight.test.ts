@@ -53,4 +53,34 @@ describe('items in flight', () => {
 		);
 		expect(gate.arrivals).toHaveLength(companies.length);
 	});
+
+	it('Batching (Request Options): never more items at once than a batch holds, outputs in input order', async () => {
+		let open = 0;
+		let mostOpen = 0;
+		const service = await startStubService(async ({ path }) => {
+			open++;
+			mostOpen = Math.max(mostOpen, open);
+			// Held for a moment, so that a batch's requests overlap; the bound below holds whatever the timing.
+			await new Promise((resolve) => setTimeout(resolve, 20));
+			open--;
+			return { status: 200, json: { id: decodeURIComponent(path.split('/')[2] ?? '') } };
+		});
+		try {
+			const companies = ['C1', 'C2', 'C3', 'C4', 'C5', 'C6', 'C7'];
+			const items = await runPartnerPayroll(
+				{
+					resource: 'company',
+					operation: 'get',
+					companyId: '={{ $json.companyId }}',
+					requestOptions: { batching: { batch: { batchSize: 3, batchInterval: 0 } } },
+				},
+				{ partnerPayrollApi: { baseUrl: service.url, accessToken: 'token', authServerUrl: '' } },
+				{ items: companies.map((companyId) => ({ json: { companyId } })) },
+			);
+			expect(items.map((item) => item.json.id)).toEqual(companies);
+			expect(mostOpen).toBeLessThanOrEqual(3);
+		} finally {
+			await service.close();
+		}
+	});
 });
