@@ -1,3 +1,5 @@
+import { sleep } from 'n8n-workflow';
+
 import { runPartnerPayroll } from '../../support/fixtures';
 import { startStubService, type StubAnswer } from '../../support/stub-service';
 
@@ -61,7 +63,7 @@ describe('items in flight', () => {
 			open++;
 			mostOpen = Math.max(mostOpen, open);
 			// Held for a moment, so that a batch's requests overlap; the bound below holds whatever the timing.
-			await new Promise((resolve) => setTimeout(resolve, 20));
+			await sleep(20);
 			open--;
 			return { status: 200, json: { id: decodeURIComponent(path.split('/')[2] ?? '') } };
 		});
