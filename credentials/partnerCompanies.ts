@@ -148,22 +148,34 @@ export function readCompanyRows(credentials: ICredentialDataDecryptedObject): Co
 	return rows;
 }
 
-/** Why the list cannot send for `companyId` (not in it, or its row is broken), or undefined when it can. */
-export function companyProblem(rows: CompanyRow[], companyId: string): string | undefined {
+/** The usable company `companyId` of the list, or why the list cannot send for it. */
+function lookUp(
+	rows: CompanyRow[],
+	companyId: string,
+): { company: PartnerCompany } | { problem: string } {
 	const row = rows.find((candidate) => candidate.companyId === companyId);
 	if (!row) {
-		return `Company ${companyId} is not in the credential's company list (${rows.length} companies). Connect it first, or choose a company of the list.`;
+		return {
+			problem: `Company ${companyId} is not in the credential's company list (${rows.length} companies). Connect it first, or choose a company of the list.`,
+		};
 	}
-	return row.problem;
+	// readCompanyRows gives a row either its token or its problem.
+	if (row.problem !== undefined || row.accessToken === undefined)
+		return { problem: String(row.problem) };
+	return { company: { companyId: row.companyId, label: row.label, accessToken: row.accessToken } };
+}
+
+/** Why the list cannot send for `companyId` (not in it, or its row is broken), or undefined when it can. */
+export function companyProblem(rows: CompanyRow[], companyId: string): string | undefined {
+	const found = lookUp(rows, companyId);
+	return 'problem' in found ? found.problem : undefined;
 }
 
 /** The usable company `companyId` of the list, or the error that names it and what to do. */
 export function companyOf(rows: CompanyRow[], companyId: string): PartnerCompany {
-	const problem = companyProblem(rows, companyId);
-	const row = rows.find((candidate) => candidate.companyId === companyId);
-	if (problem !== undefined || row?.accessToken === undefined)
-		throw new CompanyListError(problem ?? '');
-	return { companyId: row.companyId, label: row.label, accessToken: row.accessToken };
+	const found = lookUp(rows, companyId);
+	if ('problem' in found) throw new CompanyListError(found.problem);
+	return found.company;
 }
 
 /** "FR1001 (Boulangerie)" or "FR1001": how messages name a company of the list. */
