@@ -10,10 +10,11 @@ import type {
 
 import { companyName, readCompanyRows, type CompanyRow } from '../../credentials/partnerCompanies';
 import { ALL_SCOPES } from '../../credentials/scopes';
-import { INACTIVE_TOKEN_TEST, tokenLookupFailure } from './apiError';
+import { PartnerPayrollApiError } from './apiError';
 import { inPool } from './pool';
 import { introspectToken } from './company';
 import { withoutTrailingSlashes, type Connection } from './connection';
+import { isObject } from './objects';
 
 // The credential Test of both credentials: the token is introspected through the package's one
 // transport, and the answer says which company and which scopes the credential is connected to.
@@ -27,6 +28,52 @@ const TEST_NODE: INode = {
 	position: [0, 0],
 	parameters: {},
 };
+
+// What a credential Test says of the token lookup's failures (it shows the message only).
+
+/** An error body's `code` (the service sends the HTTP status there) and what it most likely means. */
+const CAUSE_BY_CODE: Record<number, string> = {
+	400: 'The authorization server refused the introspection request (400). Check the Authorization Server URL.',
+	401: 'The token was refused (401): it is invalid, revoked or replaced by a newer one. Reconnect or paste a new token.',
+	403: 'The token may not be checked (403): it lacks a scope or the application is not allowed. Check the scopes of the token.',
+	404: 'Nothing answers at the Authorization Server URL (404). Check the address: the test calls <Authorization Server URL>/introspect.',
+	429: 'The authorization server asks to slow down (429). Try again in a minute.',
+	500: 'The authorization server failed (500). Try again later, or check the Authorization Server URL.',
+	502: 'The authorization server failed (502). Try again later, or check the Authorization Server URL.',
+	503: 'The authorization server failed (503). Try again later, or check the Authorization Server URL.',
+	504: 'The authorization server failed (504). Try again later, or check the Authorization Server URL.',
+};
+
+/** An OAuth 2.0 error body (RFC 6749 / RFC 7662: `{"error": "invalid_token"}`) and what it means here. */
+const CAUSE_BY_OAUTH_ERROR: Record<string, string> = {
+	invalid_token:
+		'The token was refused (invalid_token): it is invalid, revoked or replaced by a newer one. Reconnect or paste a new token.',
+	invalid_request:
+		'The authorization server refused the introspection request (invalid_request). Check the Authorization Server URL.',
+	invalid_client:
+		'The authorization server does not accept the application (invalid_client). Check the client of the token with the provider.',
+};
+
+const NOT_AN_INTROSPECTION_TEST =
+	'The Authorization Server URL did not answer like an introspection endpoint (no JSON "active" field). Check the address.';
+
+const INACTIVE_TOKEN_TEST =
+	'The token is not active: it was revoked, replaced by a newer token, or never existed. Reconnect or paste a new token.';
+
+/** The likely cause of a failed token lookup, read from the answer's body as the service words it. */
+function tokenLookupFailure(error: unknown): string {
+	if (!(error instanceof PartnerPayrollApiError && error.httpCode)) {
+		const message = (error as Error).message;
+		return /did not answer like an introspection endpoint/.test(message)
+			? NOT_AN_INTROSPECTION_TEST
+			: message;
+	}
+	const body = isObject(error.errorResponse) ? error.errorResponse : {};
+	const byOAuthError = CAUSE_BY_OAUTH_ERROR[String(body.error)];
+	if (byOAuthError) return byOAuthError;
+	// The real 429 body, a proxy's page: no `code`, so not the server's word on the token.
+	return CAUSE_BY_CODE[Number(body.code)] ?? NOT_AN_INTROSPECTION_TEST;
+}
 
 /** The credential as a connection of the transport: n8n's credential-test request helper, one attempt. */
 function testConnection(
