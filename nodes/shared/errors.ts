@@ -36,7 +36,7 @@ export const REVOKED_TOKEN = 'The access token is invalid or has been revoked';
 const FAILURES = {
 	cancelled: ['The execution was cancelled', ''],
 	oAuth2NotConnected: ['The OAuth2 credential is not connected: click Connect',
-		'Open the Partner Payroll OAuth2 credential and click "Connect my account"; a company administrator logs in and accepts.'],
+		'Open the Partner Payroll OAuth2 credential and click "Connect" ("Connect my account" in n8n 2.8); a company administrator logs in and accepts.'],
 	hostNotFound: ['Cannot find the server {host}',
 		'Check the API Base URL and the Authorization Server URL of the credential, and that n8n can resolve host names.'],
 	tls: ['The secure connection to the Partner Payroll API failed',

@@ -109,6 +109,10 @@ describe('failures that sending again cannot mend fail at once, with their own m
 		await session.clearRequests();
 		const error = await failureOf(runPartnerPayroll(getStatus, credentials));
 		expect(error.message).toBe('The OAuth2 credential is not connected: click Connect');
+		// The button of both n8n rows: "Connect" in 2.40, "Connect my account" in 2.8.
+		expect((error as { description?: string }).description).toContain(
+			'click "Connect" ("Connect my account" in n8n 2.8)',
+		);
 		expect(await session.requests()).toEqual([]);
 	});
 
