@@ -4,7 +4,7 @@ import { SandboxSession, runPartnerPayroll } from '../support/fixtures';
 import { startLoggingProxy } from '../support/logging-proxy';
 
 // Scenarios of docs/reliability.md's second table: what n8n does around the node, run through
-// n8n-core's routing engine against the sandbox over real HTTP.
+// n8n-core's execution engine (the node's `execute()`) against the sandbox over real HTTP.
 
 const COMPANY = 'FR1001';
 const DECLARATIONS = `/api/v1/companies/${COMPANY}/billing-declarations`;

@@ -237,7 +237,7 @@ afterAll(() => {
 			'',
 			'Written by `npm run reliability` from the run of `test/reliability/faultMatrix.test.ts`: each fault is',
 			'injected by the local sandbox into the next request of one operation, which the node then runs in',
-			"n8n-core's routing engine over real HTTP. A cell reads *requests the service received → outcome*.",
+			"n8n-core's execution engine (the node's `execute()`) over real HTTP. A cell reads *requests the service received → outcome*.",
 			'Do not edit by hand; run the script again.',
 			'',
 			`| Fault | ${OPERATIONS.jsonGet.label} | ${OPERATIONS.binaryGet.label} | ${OPERATIONS.post.label} | ${OPERATIONS.lookup.label} | Declarations recorded | Duplicate declarations | Requests at the other origin |`,

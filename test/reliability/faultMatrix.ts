@@ -4,7 +4,7 @@ import { SandboxSession, runPartnerPayroll } from '../support/fixtures';
 import { closedPort, pause } from '../support/network';
 
 // The fault matrix of docs/reliability.md: every fault the sandbox can inject, against one
-// operation of each kind, run through n8n-core's routing engine over real HTTP.
+// operation of each kind, run through n8n-core's execution engine (the node's `execute()`) over real HTTP.
 
 export type OperationKind = 'jsonGet' | 'binaryGet' | 'post' | 'lookup';
 
