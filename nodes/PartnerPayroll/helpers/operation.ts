@@ -156,7 +156,8 @@ async function withTokenCompany(
 		() => undefined,
 	);
 	if (tokenCompany && tokenCompany !== typedCompanyId) {
-		error.description = `The token of this credential is for company ${tokenCompany}, and Company ID is ${typedCompanyId}: a token sees only its own company. ${error.description ?? ''}`;
+		// Said once: the 404's own description already explains that a token sees only its company.
+		error.description = `The token of this credential is for company ${tokenCompany}, and Company ID is ${typedCompanyId}. ${error.description ?? ''}`;
 	}
 	return error;
 }

@@ -15,7 +15,7 @@ const status = (companyId: string, month = '202610') => ({
 });
 
 describe('Company ID and token disagree', () => {
-	it("a 404 on a typed Company ID says which company the token is for", async () => {
+	it('a 404 on a typed Company ID says which company the token is for', async () => {
 		const token = await session.token('FR1001');
 		const error = await failureOf(runPartnerPayroll(status('GB3001'), session.accessToken(token)));
 		expect(error.message).toBe('Not found: The provided id is wrong');
@@ -23,6 +23,8 @@ describe('Company ID and token disagree', () => {
 			/^The token of this credential is for company FR1001, and Company ID is GB3001/,
 		);
 		expect(error.description).toContain('Ressource not found');
+		// One explanation, not the same sentence twice.
+		expect(error.description!.split('a token sees only its own company')).toHaveLength(2);
 	});
 });
 
@@ -63,7 +65,9 @@ describe('Month accepts only what it documents (finding 5)', () => {
 			const error = await failureOf(
 				runPartnerPayroll(status('FR1001', month), session.accessToken(token)),
 			);
-			expect(error.message).toBe(`Month must be a month as YYYYMM, for example 202610 (got "${month}")`);
+			expect(error.message).toBe(
+				`Month must be a month as YYYYMM, for example 202610 (got "${month}")`,
+			);
 			expect(await session.requests()).toHaveLength(0);
 		},
 	);
