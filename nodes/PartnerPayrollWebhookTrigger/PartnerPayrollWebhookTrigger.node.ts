@@ -16,7 +16,6 @@ import { acknowledge, refuse } from './helpers/answers';
 import {
 	MATCH_PARTNER_COMPANIES,
 	companyHeld,
-	healthMemory,
 	holdCompany,
 	integrationOutcome,
 	labelOf,
@@ -283,8 +282,7 @@ export class PartnerPayrollWebhookTrigger implements INodeType {
 		const staticData = this.getWorkflowStaticData('global');
 		const recordKey = `partnerPayrollWebhookTrigger:${this.getNode().id}`;
 		const stored = readRecord(staticData[recordKey]);
-		const scope = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
-		const memory = processMemory(scope);
+		const memory = processMemory(`${this.getWorkflow().id ?? ''}:${this.getNode().id}`);
 		const delivery = { stored, memory, event, messageId };
 		const decision = decide({ ...delivery, fireOnRerun }, Date.now());
 		if (decision.kind === 'duplicate') {
@@ -293,11 +291,11 @@ export class PartnerPayrollWebhookTrigger implements INodeType {
 		if (decision.kind === 'inFlight') {
 			return refuse(this, 'inFlight', `Retry later: ${decision.why}`);
 		}
-		const companies = partnerList && healthMemory(scope);
-		const health = companies && laterHealth(readHealth(staticData[recordKey]), companies.known);
+		const health =
+			partnerList && laterHealth(readHealth(staticData[recordKey]), memory.health.known);
 		let outcome: HealthOutcome | undefined;
-		if (partnerList && companies && health && event.month === undefined) {
-			if (companyHeld(companies, event.companyId, Date.now())) {
+		if (partnerList && health && event.month === undefined) {
+			if (companyHeld(memory.health, event.companyId, Date.now())) {
 				return refuse(
 					this,
 					'inFlight',
@@ -309,7 +307,7 @@ export class PartnerPayrollWebhookTrigger implements INodeType {
 		}
 		const change = outcome?.kind === 'emit' ? outcome.change : undefined;
 		const { toStore, settle } = claim(delivery, Date.now());
-		const release = companies && change ? holdCompany(companies, change, Date.now()) : undefined;
+		const release = change ? holdCompany(memory.health, change, Date.now()) : undefined;
 		const response = this.getResponseObject();
 		let answered = false;
 		// n8n answers once the execution exists and static data is saved (or sends an error status).

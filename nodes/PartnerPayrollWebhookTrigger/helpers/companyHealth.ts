@@ -13,8 +13,8 @@ import type { ServiceEvent } from './events';
 // of the credential's companies: integration.deactivated a connectionLost, integration.activated a
 // connectionRestored after a loss, or the partner's to-do for a company the credential cannot serve.
 // Once per change: what was reported is kept per company in static data (ids, a reason and a date),
-// beside the delivery record, and in this process's memory (a static data save can lose to a
-// concurrent one, as the delivery record's can).
+// beside the delivery record, and in this process's memory beside the delivery memory (a static data
+// save can lose to a concurrent one, as the delivery record's can).
 
 export const MATCH_PARTNER_COMPANIES = 'matchPartnerCompanies';
 
@@ -85,28 +85,12 @@ export function laterHealth(first: HealthRecord, second: HealthRecord): HealthRe
 	return Object.fromEntries(byAge.slice(-HEALTH_LIMIT));
 }
 
-interface HealthMemory {
+/** This process's memory of one trigger node's connection changes (kept with its delivery memory). */
+export interface HealthMemory {
 	/** Changes handed over to n8n by this process. */
 	known: HealthRecord;
 	/** Companies whose change is being handed over → since when (ms). */
 	holding: Map<string, number>;
-}
-
-const memoryByScope = new Map<string, HealthMemory>();
-
-/** This process's memory of one trigger node of one workflow. */
-export function healthMemory(scope: string): HealthMemory {
-	let memory = memoryByScope.get(scope);
-	if (!memory) {
-		memory = { known: {}, holding: new Map() };
-		memoryByScope.set(scope, memory);
-	}
-	return memory;
-}
-
-/** Forgets every scope: tests only (a new process starts empty). */
-export function forgetHealthMemory(): void {
-	memoryByScope.clear();
 }
 
 /** Whether another change of the company is being handed to n8n: this one waits (two at once could both report). */

@@ -1,6 +1,5 @@
 import { NodeHelpers, type IDataObject } from 'n8n-workflow';
 
-import { forgetHealthMemory } from '../../../nodes/PartnerPayrollWebhookTrigger/helpers/companyHealth';
 import { forgetProcessMemory } from '../../../nodes/PartnerPayrollWebhookTrigger/helpers/deliveries';
 import { SandboxSession } from '../../support/fixtures';
 import { startStubService } from '../../support/stub-service';
@@ -75,7 +74,6 @@ afterAll(async () => {
 
 beforeEach(async () => {
 	forgetProcessMemory();
-	forgetHealthMemory();
 	executions = [];
 	await session.control('DELETE', '/webhooks');
 	await session.control('POST', '/webhooks', {
@@ -205,7 +203,6 @@ describe('Partner Payroll Webhook Trigger with a Partner API credential: connect
 		);
 		expect(stored).not.toMatch(/sbx_|Client FR1002/);
 		forgetProcessMemory();
-		forgetHealthMemory();
 		await integration('FR1002', 'deactivated', '2026-12-02T09:30:00Z');
 		await integration('FR1002', 'activated', '2026-12-03T09:30:00Z');
 		expect(executions.map(([item]) => item.event)).toEqual([
