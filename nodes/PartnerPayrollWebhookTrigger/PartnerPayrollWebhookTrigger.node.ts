@@ -4,17 +4,31 @@ import {
 	type ICredentialTestFunctions,
 	type IHookFunctions,
 	type INodeCredentialTestResult,
+	type INodeExecutionData,
 	type INodeType,
 	type INodeTypeDescription,
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { credentialTests } from '../shared/credentialTest';
 import { acknowledge, refuse } from './helpers/answers';
+import {
+	MATCH_PARTNER_COMPANIES,
+	companyHeld,
+	holdCompany,
+	integrationOutcome,
+	labelOf,
+	laterHealth,
+	readHealth,
+	readPartnerList,
+	type HealthOutcome,
+	type PartnerList,
+} from './helpers/companyHealth';
 import { claim, decide, processMemory, readRecord, storable } from './helpers/deliveries';
-import { readEvent } from './helpers/events';
+import { readEvent, type ServiceEvent } from './helpers/events';
 import { filteredOut, readEventFilter } from './helpers/filters';
-import { webhookItem } from './helpers/items';
+import { connectionItem, webhookItem } from './helpers/items';
 import { rawRequestBody } from './helpers/requestBody';
 import { DEFAULT_TOLERANCE_SECONDS, verifySignature } from './helpers/signature';
 import { signingKeys } from './helpers/signingSecrets';
@@ -51,6 +65,12 @@ export class PartnerPayrollWebhookTrigger implements INodeType {
 				name: 'partnerPayrollWebhookApi',
 				required: true,
 				testedBy: 'partnerPayrollWebhookSecretsShape',
+			},
+			{
+				name: 'partnerPayrollPartnerApi',
+				required: true,
+				testedBy: 'partnerPayrollCompaniesTest',
+				displayOptions: { show: { [MATCH_PARTNER_COMPANIES]: [true] } },
 			},
 		],
 		webhooks: [
@@ -124,6 +144,14 @@ export class PartnerPayrollWebhookTrigger implements INodeType {
 					'IDs of the companies whose events start the workflow, separated by commas. Events of other companies are acknowledged without an execution.',
 			},
 			{
+				displayName: 'Match Companies of a Partner Credential',
+				name: MATCH_PARTNER_COMPANIES,
+				type: 'boolean',
+				default: false,
+				description:
+					"Whether to read the companies of a Partner Payroll Partner API credential (IDs and labels, never tokens): every item gets the company's label, and the integration events become connection changes, once per change (connectionLost, connectionRestored, or companyNotConnected for a company to connect)",
+			},
+			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
@@ -163,6 +191,7 @@ export class PartnerPayrollWebhookTrigger implements INodeType {
 
 	methods = {
 		credentialTest: {
+			...credentialTests,
 			/** Offline: nothing can check a signing secret but a signed delivery. */
 			async partnerPayrollWebhookSecretsShape(
 				this: ICredentialTestFunctions,
@@ -232,9 +261,18 @@ export class PartnerPayrollWebhookTrigger implements INodeType {
 		const why = filteredOut(event, filter);
 		if (why) return acknowledge(this, `Filtered out: ${why}; nothing started`);
 
+		const partnerList = await readPartnerList(this);
+		const itemOf = (outcome: HealthOutcome | undefined, isRerun: boolean) =>
+			eventItem(event, messageId, isRerun, partnerList, outcome);
+
 		// The Test URL: every verified event shows, and the record is neither read nor written.
 		if (this.getMode() === 'manual') {
-			return { workflowData: [[webhookItem(event, { messageId, isRerun: false })]] };
+			const outcome =
+				partnerList && event.month === undefined
+					? integrationOutcome(event, partnerList, {}, true)
+					: undefined;
+			if (outcome?.kind === 'nothing') return acknowledge(this, `${outcome.why}; nothing started`);
+			return { workflowData: [[itemOf(outcome, false)]] };
 		}
 
 		// From here to the return, nothing awaits: the decision and the claim are one step for
@@ -253,21 +291,57 @@ export class PartnerPayrollWebhookTrigger implements INodeType {
 		if (decision.kind === 'inFlight') {
 			return refuse(this, 'inFlight', `Retry later: ${decision.why}`);
 		}
+		const health =
+			partnerList && laterHealth(readHealth(staticData[recordKey]), memory.health.known);
+		let outcome: HealthOutcome | undefined;
+		if (partnerList && health && event.month === undefined) {
+			if (companyHeld(memory.health, event.companyId, Date.now())) {
+				return refuse(
+					this,
+					'inFlight',
+					`Retry later: another connection change of company ${event.companyId} is still being handed to n8n`,
+				);
+			}
+			outcome = integrationOutcome(event, partnerList, health);
+			if (outcome.kind === 'nothing') return acknowledge(this, `${outcome.why}; nothing started`);
+		}
+		const change = outcome?.kind === 'emit' ? outcome.change : undefined;
 		const { toStore, settle } = claim(delivery, Date.now());
+		const release = change ? holdCompany(memory.health, change, Date.now()) : undefined;
 		const response = this.getResponseObject();
 		let answered = false;
 		// n8n answers once the execution exists and static data is saved (or sends an error status).
 		response.once('finish', () => {
 			answered = true;
 			settle(response.statusCode < 300);
+			release?.(response.statusCode < 300);
 		});
 		response.once('close', () => {
 			answered = true;
 			settle(false);
+			release?.(false);
 		});
-		writeUntilAnswered(staticData, recordKey, storable(toStore), () => answered);
-		return {
-			workflowData: [[webhookItem(event, { messageId, isRerun: decision.isRerun })]],
-		};
+		// Every save writes the health too (a concurrent save of another delivery would drop it).
+		const record = health
+			? { ...storable(toStore), health: change ? laterHealth(health, change) : health }
+			: storable(toStore);
+		writeUntilAnswered(staticData, recordKey, record, () => answered);
+		return { workflowData: [[itemOf(outcome, decision.isRerun)]] };
 	}
+}
+
+/**
+ * The item of a delivery: the event's (with the company's label when a Partner API credential is
+ * linked), or the connection change an integration event made.
+ */
+function eventItem(
+	event: ServiceEvent,
+	messageId: string,
+	isRerun: boolean,
+	partnerList: PartnerList | undefined,
+	outcome: HealthOutcome | undefined,
+): INodeExecutionData {
+	if (outcome?.kind === 'emit') return connectionItem(outcome.item, event, messageId);
+	const label = partnerList && labelOf(partnerList, event.companyId);
+	return webhookItem(event, { messageId, isRerun }, label);
 }

@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 export const CONNECTION_LOST = 'connectionLost';
 export const CONNECTION_RESTORED = 'connectionRestored';
+export const COMPANY_NOT_CONNECTED = 'companyNotConnected';
 
 export interface CompanyIdentity {
 	companyId: string;
@@ -50,5 +51,23 @@ export function connectionChange(
 			reason: observation.reason,
 		},
 		health: observation.reason,
+	};
+}
+
+/**
+ * The partner's to-do: the service says a company granted access, and the credential cannot serve it
+ * (not in its list, or `problem`: its row is not usable).
+ */
+export function companyNotConnected(company: CompanyIdentity, problem?: string): IDataObject {
+	const todo =
+		problem === undefined
+			? `Connect company ${company.companyId} with the connect link: it is not in the Partner API credential`
+			: `Connect company ${company.companyId} again with the connect link: its entry in the Partner API credential is not usable`;
+	return {
+		event: COMPANY_NOT_CONNECTED,
+		companyId: company.companyId,
+		label: company.label,
+		todo,
+		...(problem === undefined ? {} : { problem }),
 	};
 }

@@ -43,4 +43,26 @@ function oauth2Credential({ id, name, sandbox, client = DEFAULT_CLIENT, scopes =
 	return { id, name, type: 'partnerPayrollOAuth2Api', data };
 }
 
-module.exports = { ALL_SCOPES, DEFAULT_CLIENT, accessTokenCredential, oauth2Credential };
+/**
+ * The Partner API credential: one row per company of `companies` (`{companyId, label, token}`), each token
+ * stored bound to its company as `COMPANYID:token`, as the package reads it. `client` only where its tokens
+ * were issued to that client (the credential Test then checks it).
+ */
+function partnerCredential({ id, name, sandbox, companies, client }) {
+	return {
+		id,
+		name,
+		type: 'partnerPayrollPartnerApi',
+		data: {
+			baseUrl: sandbox.apiBaseUrl,
+			authServerUrl: sandbox.authServerUrl,
+			clientId: client?.clientId ?? '',
+			clientSecret: client?.clientSecret ?? '',
+			companies: {
+				company: companies.map(({ companyId, label, token }) => ({ companyId, label, accessToken: `${companyId}:${token}` })),
+			},
+		},
+	};
+}
+
+module.exports = { ALL_SCOPES, DEFAULT_CLIENT, accessTokenCredential, oauth2Credential, partnerCredential };

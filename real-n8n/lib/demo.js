@@ -5,7 +5,7 @@
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
-const { DEFAULT_CLIENT, accessTokenCredential, oauth2Credential } = require('./credentials');
+const { DEFAULT_CLIENT, accessTokenCredential, oauth2Credential, partnerCredential } = require('./credentials');
 const { examplesDir } = require('./paths');
 const { listN8nCredentials } = require('./n8n-credentials');
 const { sandboxControl } = require('./sandbox');
@@ -24,11 +24,26 @@ const DEMO_WEBHOOK = Object.freeze({
 	credential: Object.freeze({ id: 'ppSandboxWebhook', name: 'Partner Payroll sandbox webhook secret' }),
 });
 
+// The partner example (real-n8n/examples/partner-payment-files.json): every seeded company in one Partner API
+// credential (their company API keys, bound to their companies), and a webhook endpoint of its own that signs
+// with the same secret as the first example's.
+const PARTNER_DEMO = Object.freeze({
+	workflowId: 'ex6PartnerPaymentFiles',
+	webhookId: 'partner-payroll-partner-demo',
+	credential: Object.freeze({ id: 'ppSandboxPartner', name: 'Partner Payroll sandbox partner (all companies)' }),
+});
+
+/** The examples `npm start` publishes: those started by the sandbox's deliveries and by polls. */
+const PUBLISHED_EXAMPLE_IDS = Object.freeze([DEMO_WEBHOOK.workflowId, PARTNER_DEMO.workflowId]);
+
 /** A new signing secret for the demo's sandbox endpoint, as the webhook portal would show it. */
 const newDemoWebhookSecret = () => `whsec_${crypto.randomBytes(24).toString('base64')}`;
 
 /** The production URL of the webhook example in the n8n at `n8nUrl`. */
 const demoWebhookUrl = (n8nUrl) => `${n8nUrl}${productionPath(DEMO_WEBHOOK.webhookId)}`;
+
+/** The production URL of the partner example in the n8n at `n8nUrl`. */
+const partnerDemoWebhookUrl = (n8nUrl) => `${n8nUrl}${productionPath(PARTNER_DEMO.webhookId)}`;
 
 /**
  * The webhook example's endpoint in the sandbox (registered as a partner does in the provider's portal):
@@ -43,10 +58,10 @@ async function ensureDemoEndpoint(sandbox, { url, secret }) {
 }
 
 /**
- * The examples' credentials: an access-token one for every seeded company of `sandbox`, the OAuth2 one and,
- * with `webhookSigningSecret`, the webhook example's signing-secret one. `tokenOf(companyId)` gives the
- * access token of a company; `oauthTokenData` makes the OAuth2 one connected (the demo leaves it to the
- * user's "Connect").
+ * The examples' credentials: an access-token one for every seeded company of `sandbox`, the OAuth2 one, the
+ * partner one (every seeded company, the same tokens) and, with `webhookSigningSecret`, the webhook examples'
+ * signing-secret one. `tokenOf(companyId)` gives the access token of a company; `oauthTokenData` makes the
+ * OAuth2 one connected (the demo leaves it to the user's "Connect").
  */
 function exampleCredentials(sandbox, tokenOf, { oauthTokenData, webhookSigningSecret } = {}) {
 	const credentials = sandbox.seed.companyIds.map((companyId) =>
@@ -60,6 +75,9 @@ function exampleCredentials(sandbox, tokenOf, { oauthTokenData, webhookSigningSe
 	credentials.push(
 		oauth2Credential({ ...OAUTH2_CREDENTIAL, sandbox, client: DEFAULT_CLIENT, tokenData: oauthTokenData }),
 	);
+	// Company API keys belong to no client: the credential names none, so its Test does not expect one.
+	const companies = sandbox.seed.companies.map(({ id, name }) => ({ companyId: id, label: name, token: tokenOf(id) }));
+	credentials.push(partnerCredential({ ...PARTNER_DEMO.credential, sandbox, companies }));
 	if (webhookSigningSecret) {
 		credentials.push(webhookSecretCredential({ ...DEMO_WEBHOOK.credential, signingSecret: webhookSigningSecret }));
 	}
@@ -78,8 +96,8 @@ function shippedExamples() {
 /**
  * Imports the shipped examples into the n8n of `cli` and returns those imported. Once only: the ids are
  * noted in `importedIdsFile`, and a later call imports new examples only, so the user's changes survive;
- * with `reset`, every example again, same ids, over the user's changed copy. The webhook example is
- * published after its import, so the sandbox's deliveries start it.
+ * with `reset`, every example again, same ids, over the user's changed copy. The examples with triggers
+ * (PUBLISHED_EXAMPLE_IDS) are published after their import, so the sandbox's deliveries and polls start them.
  */
 async function importExamples(cli, { importedIdsFile, reset = false }) {
 	const importedIds = fs.existsSync(importedIdsFile) ? JSON.parse(fs.readFileSync(importedIdsFile, 'utf8')) : [];
@@ -88,9 +106,13 @@ async function importExamples(cli, { importedIdsFile, reset = false }) {
 	// n8n 2.40's import unpublishes a published workflow it overwrites, and refuses to when no owner is set
 	// up yet ("You do not have permission to deactivate this workflow"); unpublish:workflow does it as the
 	// system. It fails when the user deleted the example: then there is nothing to unpublish.
-	if (reset && importedIds.includes(DEMO_WEBHOOK.workflowId)) await cli.run(['unpublish:workflow', `--id=${DEMO_WEBHOOK.workflowId}`]);
+	for (const id of PUBLISHED_EXAMPLE_IDS) {
+		if (reset && importedIds.includes(id)) await cli.run(['unpublish:workflow', `--id=${id}`]);
+	}
 	await cli.importWorkflows(examples);
-	if (examples.some((workflow) => workflow.id === DEMO_WEBHOOK.workflowId)) await cli.publishWorkflow(DEMO_WEBHOOK.workflowId);
+	for (const id of PUBLISHED_EXAMPLE_IDS) {
+		if (examples.some((workflow) => workflow.id === id)) await cli.publishWorkflow(id);
+	}
 	const ids = [...new Set([...importedIds, ...examples.map((workflow) => workflow.id)])];
 	fs.writeFileSync(importedIdsFile, `${JSON.stringify(ids, null, 2)}\n`);
 	return examples;
@@ -169,8 +191,11 @@ module.exports = {
 	tokenCredentialId,
 	OAUTH2_CREDENTIAL,
 	DEMO_WEBHOOK,
+	PARTNER_DEMO,
+	PUBLISHED_EXAMPLE_IDS,
 	newDemoWebhookSecret,
 	demoWebhookUrl,
+	partnerDemoWebhookUrl,
 	ensureDemoEndpoint,
 	exampleCredentials,
 	shippedExamples,

@@ -1,6 +1,19 @@
 'use strict';
 // The environment of one n8n process: its own user folder and ports, loopback only, nothing phoning home.
+const fs = require('node:fs');
+const path = require('node:path');
 const { n8nRuntime } = require('./runtimes');
+
+/**
+ * Where the Read/Write Files from Disk node may write: `files/` in the user folder, which is also the working
+ * directory of every n8n process the lab starts (the partner example writes `files/payment-file-…` there).
+ * n8n's own default is ~/.n8n-files, outside the lab's folders; n8n 2.8 writes only into a folder that exists.
+ */
+function filesFolder(userFolder) {
+	const folder = path.join(userFolder, 'files');
+	fs.mkdirSync(folder, { recursive: true });
+	return folder;
+}
 
 // Fixed so that credentials imported by one process can be decrypted by the next one using the same
 // user folder. It protects throwaway local data only.
@@ -40,8 +53,9 @@ function n8nEnv({ userFolder, port, brokerPort, runtime = n8nRuntime(), extra = 
 		// `n8n execute` prints its result through the logger at level info: below info, stdout stays empty.
 		N8N_LOG_LEVEL: 'info',
 		GENERIC_TIMEZONE: 'UTC',
+		N8N_RESTRICT_FILE_ACCESS_TO: filesFolder(userFolder),
 		...extra,
 	};
 }
 
-module.exports = { n8nEnv };
+module.exports = { n8nEnv, filesFolder };

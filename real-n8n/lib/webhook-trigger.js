@@ -24,15 +24,22 @@ function webhookSecretCredential({ id, name, signingSecret, additionalSigningSec
 	};
 }
 
-/** The workflow `id`: the webhook trigger (with `parameters`) on `webhookId`, then Received. */
+/**
+ * The workflow `id`: the webhook trigger (with `parameters`) on `webhookId`, then Received. With
+ * `partnerCredential`, the trigger also names that Partner API credential.
+ */
 function webhookTriggerWorkflow({
 	id,
 	name,
 	webhookId,
 	credential,
+	partnerCredential,
 	parameters = {},
 	received = 'Received',
 }) {
+	const partner = partnerCredential
+		? { partnerPayrollPartnerApi: { id: partnerCredential.id, name: partnerCredential.name } }
+		: {};
 	return {
 		id,
 		name,
@@ -47,7 +54,10 @@ function webhookTriggerWorkflow({
 				position: [0, 0],
 				webhookId,
 				parameters: { events: ['payroll.run'], companies: 'all', options: {}, ...parameters },
-				credentials: { partnerPayrollWebhookApi: { id: credential.id, name: credential.name } },
+				credentials: {
+					partnerPayrollWebhookApi: { id: credential.id, name: credential.name },
+					...partner,
+				},
 			},
 			{
 				id: `${id}-received`,
@@ -69,11 +79,12 @@ const productionPath = (webhookId) => `/webhook/${webhookId}/${WEBHOOK_PATH}`;
 /**
  * A real n8n with the given webhook-trigger `workflows` (records as webhookTriggerWorkflow takes them)
  * and their `credentials` imported and published, a sandbox, an owner and a public API key. Call
- * `dispose()` in afterAll.
+ * `dispose()` in afterAll. `otherCredentials(sandbox)`: more credential records to import as they are.
  */
 async function startPublishedWebhookTriggers({
 	prefix,
 	credentials,
+	otherCredentials = () => [],
 	workflows,
 	instanceOptions = {},
 }) {
@@ -85,7 +96,10 @@ async function startPublishedWebhookTriggers({
 		await sandbox.close();
 	};
 	try {
-		await instance.cli.importCredentials(credentials.map(webhookSecretCredential));
+		await instance.cli.importCredentials([
+			...credentials.map(webhookSecretCredential),
+			...otherCredentials(sandbox),
+		]);
 		await instance.cli.importWorkflows(workflows.map(webhookTriggerWorkflow));
 		for (const workflow of workflows) await instance.cli.publishWorkflow(workflow.id);
 		await instance.start();

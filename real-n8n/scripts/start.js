@@ -43,8 +43,10 @@ const {
 	importMissingCredentials,
 	demoOverview,
 	DEMO_WEBHOOK,
+	PARTNER_DEMO,
 	newDemoWebhookSecret,
 	demoWebhookUrl,
+	partnerDemoWebhookUrl,
 	ensureDemoEndpoint,
 	tokenCredentialId,
 	lastMonth,
@@ -180,6 +182,9 @@ function printWelcome({ n8n, owner, sandbox, n8nCredentials, cluster }) {
 	say(`  Webhooks:  the sandbox sends signed payroll.run events to ${demoWebhookUrl(n8n.url)}`);
 	say(`             (the published "Example: payroll run by webhook..."): complete a month with POST ${sandbox.url}/_sandbox/payroll-status`);
 	say(`             {"companyId":"FR1001","month":"202611","status":"completed"}, or POST .../_sandbox/webhooks/payroll-run.`);
+	say(`  Partner:   "${PARTNER_DEMO.credential.name}" holds every company above; the published "Example: partner..."`);
+	const filesAt = cluster ? `${path.relative(repoRoot, QUEUE_FOLDER)}/worker-*/files/ (of the worker that ran it)` : `${path.relative(repoRoot, USER_FOLDER)}/files/`;
+	say(`             downloads each company's payment file when its payroll runs, into ${filesAt}.`);
 	say(`  Sandbox:   API ${sandbox.apiBaseUrl}   control ${sandbox.url}/_sandbox`);
 	say(`             keeps its tokens and webhook endpoints in ${path.relative(repoRoot, SANDBOX_STATE_FILE)}: connected stays connected.`);
 	say(`  n8n log:   ${path.relative(repoRoot, n8n.logFile)}`);
@@ -256,15 +261,19 @@ async function main() {
 		}
 		const tokenOf = (companyId) => tokens.find((token) => token.companyId === companyId).token;
 		const credentials = exampleCredentials(sandbox, tokenOf, { webhookSigningSecret: webhookSecret.signingSecret });
-		// Made now: the tokens of companies new to the tokens file, the webhook example's signing secret.
+		// Made now: the tokens of companies new to the tokens file (the partner credential holds them all), the
+		// webhook examples' signing secret.
 		const renewedIds = [
 			...newCompanyIds.map(tokenCredentialId),
+			...(newCompanyIds.length > 0 ? [PARTNER_DEMO.credential.id] : []),
 			...(webhookSecret.fresh ? [DEMO_WEBHOOK.credential.id] : []),
 		];
 		const { imported, present: n8nCredentials } = await importMissingCredentials(cli, credentials, { renewedIds });
 		if (imported.length > 0) step(`Imported credential(s) connected to the sandbox: ${imported.map(({ name }) => name).join(', ')}`);
 		// As a partner does in the provider's portal: the endpoint is the example's production URL.
-		await ensureDemoEndpoint(sandbox, { url: demoWebhookUrl(`http://127.0.0.1:${PORTS.n8n}`), secret: webhookSecret.signingSecret });
+		for (const url of [demoWebhookUrl, partnerDemoWebhookUrl].map((urlOf) => urlOf(`http://127.0.0.1:${PORTS.n8n}`))) {
+			await ensureDemoEndpoint(sandbox, { url, secret: webhookSecret.signingSecret });
+		}
 		const examples = await importExamples(cli, { importedIdsFile: IMPORTED_EXAMPLES_FILE, reset: RESET_EXAMPLES });
 		if (RESET_EXAMPLES) {
 			step(`--reset-examples: restored the ${examples.length} example workflows as shipped, over your changes to them:`);

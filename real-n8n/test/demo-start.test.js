@@ -19,6 +19,7 @@ const {
 	tokenCredentialId,
 	OAUTH2_CREDENTIAL,
 	DEMO_WEBHOOK,
+	PARTNER_DEMO,
 	repoRoot,
 } = require('../lib');
 
@@ -66,7 +67,7 @@ test("every seeded company gets a credential; the user's renamed ones are kept; 
 	const { imported, present } = await importMissingCredentials(instance.cli, credentials);
 
 	expect(imported.map(({ id }) => id).sort()).toEqual(
-		[tokenCredentialId('FR1002'), tokenCredentialId('ES2001'), DEMO_WEBHOOK.credential.id].sort(),
+		[tokenCredentialId('FR1002'), tokenCredentialId('ES2001'), PARTNER_DEMO.credential.id, DEMO_WEBHOOK.credential.id].sort(),
 	);
 	expect(sandbox.seed.companyIds).toEqual(['FR1001', 'FR1002', 'ES2001', 'GB3001']);
 
@@ -83,7 +84,7 @@ test("every seeded company gets a credential; the user's renamed ones are kept; 
 		authServerUrl: sandbox.authServerUrl,
 		apiBaseUrl: sandbox.apiBaseUrl,
 	});
-	expect(overview.otherCredentials).toEqual([DEMO_WEBHOOK.credential.name]);
+	expect(overview.otherCredentials).toEqual([PARTNER_DEMO.credential.name, DEMO_WEBHOOK.credential.name].sort());
 
 	// A later start imports only what it made anew (here the signing secret); n8n lists the same credentials.
 	const renewed = await importMissingCredentials(instance.cli, credentials, { renewedIds: [DEMO_WEBHOOK.credential.id] });
@@ -106,6 +107,7 @@ test('examples are imported once; reset restores a changed one and publishes the
 	const beforeReset = await exportedWorkflows();
 	expect(beforeReset[CHANGED_EXAMPLE_ID].nodes.find(({ name }) => name === nodeName).parameters.resource).toBe('document');
 	expect(beforeReset[DEMO_WEBHOOK.workflowId].active).toBe(true);
+	expect(beforeReset[PARTNER_DEMO.workflowId].active).toBe(true);
 	expect(await importExamples(instance.cli, { importedIdsFile })).toEqual([]);
 
 	const restored = await importExamples(instance.cli, { importedIdsFile, reset: true });
@@ -116,5 +118,6 @@ test('examples are imported once; reset restores a changed one and publishes the
 		original.nodes.find(({ name }) => name === nodeName).parameters,
 	);
 	expect(afterReset[DEMO_WEBHOOK.workflowId].active).toBe(true);
+	expect(afterReset[PARTNER_DEMO.workflowId].active).toBe(true);
 	expect(JSON.parse(fs.readFileSync(importedIdsFile, 'utf8')).sort()).toEqual(shipped.map(({ id }) => id).sort());
 });

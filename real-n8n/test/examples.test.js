@@ -11,7 +11,11 @@ const {
 	ALL_SCOPES,
 	exampleCredentials,
 	DEMO_WEBHOOK,
+	PARTNER_DEMO,
 	newDemoWebhookSecret,
+	repoRoot,
+	packageName,
+	n8nRuntime,
 	lastMonth,
 	ensurePayrollCompleted,
 	nodeItems,
@@ -27,6 +31,7 @@ const OAUTH_COMPANY = 'ES2001';
 let instance;
 let sandbox;
 let batch;
+let credentials;
 
 const examples = fs
 	.readdirSync(examplesDir)
@@ -36,8 +41,9 @@ const examples = fs
 // needs a language model whose credential the user fills in. real-n8n/test/agent.test.js runs it with a
 // local fake model instead.
 const NEEDS_A_MODEL = new Set(['ex4AskAboutPayroll']);
-// Started by deliveries and polls only, never "Execute workflow": real-n8n/test/webhook-example.test.js runs it.
-const STARTED_BY_EVENTS = new Set([DEMO_WEBHOOK.workflowId]);
+// Started by deliveries and polls only, never "Execute workflow": real-n8n/test/webhook-example.test.js runs the
+// first; the partner example is checked as n8n imported it (below).
+const STARTED_BY_EVENTS = new Set([DEMO_WEBHOOK.workflowId, PARTNER_DEMO.workflowId]);
 const executed = examples.filter(
 	(example) => !NEEDS_A_MODEL.has(example.id) && !STARTED_BY_EVENTS.has(example.id),
 );
@@ -50,7 +56,7 @@ beforeAll(async () => {
 	const apiKey = (companyId) => sandbox.issueToken({ companyId, scopes: ALL_SCOPES, kind: 'apiKey' }).access_token;
 	// As if the user had clicked "Connect" and picked ES2001.
 	const oauthToken = sandbox.issueToken({ companyId: OAUTH_COMPANY, scopes: ALL_SCOPES, clientId: 'n8n-local' });
-	const credentials = exampleCredentials(sandbox, apiKey, {
+	credentials = exampleCredentials(sandbox, apiKey, {
 		oauthTokenData: { access_token: oauthToken.access_token, token_type: 'bearer' },
 		webhookSigningSecret: newDemoWebhookSecret(),
 	});
@@ -101,4 +107,47 @@ test('UK income-tax documents: every P60 with its PDF', () => {
 test('company through OAuth2: the record of the connected company', () => {
 	const run = batch.runs.ex3CompanyOAuth2;
 	expect(nodeItems(run, 'Get the connected company')[0].json).toMatchObject({ id: OAUTH_COMPANY, country: 'ES' });
+});
+
+/** The description of a node `type` at `typeVersion`, from this n8n's n8n-nodes-base or from the built package. */
+function nodeDescription(type, typeVersion) {
+	const [owner, name] = type.split('.');
+	const versionOf = (description) => [description.version].flat().includes(typeVersion);
+	if (owner === 'n8n-nodes-base') {
+		const nodesFile = path.join(n8nRuntime().installDir, 'node_modules', 'n8n-nodes-base', 'dist', 'types', 'nodes.json');
+		return JSON.parse(fs.readFileSync(nodesFile, 'utf8')).find((description) => description.name === name && versionOf(description));
+	}
+	expect(owner).toBe(packageName);
+	const folder = name.charAt(0).toUpperCase() + name.slice(1);
+	const module = require(path.join(repoRoot, 'dist', 'nodes', folder, `${folder}.node.js`));
+	const description = new module[folder]().description;
+	return versionOf(description) ? description : undefined;
+}
+
+test('the partner example, as n8n imported it: every node exists in this n8n at its version, with the parameters and credentials it sets', async () => {
+	const file = path.join(instance.userFolder, 'export-partner-example.json');
+	await instance.cli.runOk(['export:workflow', `--id=${PARTNER_DEMO.workflowId}`, `--output=${file}`]);
+	const [imported] = JSON.parse(fs.readFileSync(file, 'utf8'));
+	const shipped = examples.find((example) => example.id === PARTNER_DEMO.workflowId);
+	expect(imported.nodes.map(({ name, type }) => [name, type])).toEqual(shipped.nodes.map(({ name, type }) => [name, type]));
+	const credentialIds = new Set(credentials.map(({ id }) => id));
+	const problems = imported.nodes.flatMap((node) => {
+		const description = nodeDescription(node.type, node.typeVersion);
+		if (!description) return [`${node.name}: ${node.type} ${node.typeVersion} is not in this n8n`];
+		// n8n adds Poll Times to every polling node when it loads it.
+		const properties = new Set([...description.properties.map(({ name }) => name), ...(description.polling ? ['pollTimes'] : [])]);
+		const declared = new Set((description.credentials ?? []).map(({ name }) => name));
+		return [
+			...Object.keys(node.parameters).filter((parameter) => !properties.has(parameter)).map((parameter) => `${node.name}: no parameter ${parameter}`),
+			...Object.entries(node.credentials ?? {})
+				.filter(([type, { id }]) => !declared.has(type) || !credentialIds.has(id))
+				.map(([type, { id }]) => `${node.name}: credential ${type} ${id} is not one npm start makes for it`),
+		];
+	});
+	expect(problems).toEqual([]);
+	// Both triggers, the download and the webhook trigger's company list: one Partner API credential.
+	const partnerNodes = imported.nodes.filter((node) => node.credentials?.partnerPayrollPartnerApi?.id === PARTNER_DEMO.credential.id);
+	expect(partnerNodes.map(({ name }) => name).sort()).toEqual(
+		['Download the company\'s payment file', 'Payroll completed (poll, all companies)', 'Payroll runs and connection changes (webhook)'].sort(),
+	);
 });

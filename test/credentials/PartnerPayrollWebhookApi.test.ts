@@ -30,8 +30,13 @@ describe('Partner Payroll Webhook Signing Secret', () => {
 				['additionalSigningSecrets', true],
 			],
 		);
+		// The Partner API credential is asked for only with Match Companies of a Partner Credential on.
 		expect(trigger.description.credentials).toEqual([
 			expect.objectContaining({ name: 'partnerPayrollWebhookApi', required: true }),
+			expect.objectContaining({
+				name: 'partnerPayrollPartnerApi',
+				displayOptions: { show: { matchPartnerCompanies: [true] } },
+			}),
 		]);
 	});
 

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { HealthMemory } from './companyHealth';
 import type { ServiceEvent } from './events';
 import { dedupeKey, monthKey } from './items';
 
@@ -36,6 +37,8 @@ interface ScopeMemory {
 	delivered: DeliveryRecord;
 	/** Message ids and event keys being handed over → since when (ms). */
 	inFlight: Map<string, number>;
+	/** The connection changes of a linked Partner API credential's companies. */
+	health: HealthMemory;
 }
 
 const memoryByScope = new Map<string, ScopeMemory>();
@@ -44,7 +47,11 @@ const memoryByScope = new Map<string, ScopeMemory>();
 export function processMemory(scope: string): ScopeMemory {
 	let memory = memoryByScope.get(scope);
 	if (!memory) {
-		memory = { delivered: { events: {}, messages: [] }, inFlight: new Map() };
+		memory = {
+			delivered: { events: {}, messages: [] },
+			inFlight: new Map(),
+			health: { known: {}, holding: new Map() },
+		};
 		memoryByScope.set(scope, memory);
 	}
 	return memory;

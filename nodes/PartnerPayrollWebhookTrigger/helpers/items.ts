@@ -1,4 +1,4 @@
-import type { INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { integrationDedupeKey, payrollDedupeKey } from '../../shared/dedupeKeys';
 import { readableMonth } from '../../shared/month';
@@ -19,9 +19,11 @@ export function dedupeKey(event: ServiceEvent, isRerun: boolean): string {
 	return payrollDedupeKey(event.companyId, event.month, isRerun ? event.effectiveDate : null);
 }
 
+/** The event's item; `label` only with a Partner API credential linked (items without it stay as they were). */
 export function webhookItem(
 	event: ServiceEvent,
 	delivery: { messageId: string; isRerun: boolean },
+	label?: string,
 ): INodeExecutionData {
 	const month =
 		event.month === undefined ? {} : { month: event.month, monthName: readableMonth(event.month) };
@@ -29,12 +31,30 @@ export function webhookItem(
 		json: {
 			event: event.event,
 			companyId: event.companyId,
+			...(label === undefined ? {} : { label }),
 			...month,
 			effectiveDate: event.effectiveDate,
 			effectiveDateRaw: event.effectiveDateRaw,
 			isRerun: delivery.isRerun,
 			dedupeKey: dedupeKey(event, delivery.isRerun),
 			messageId: delivery.messageId,
+			source: 'webhook',
+		},
+	};
+}
+
+/** A connection change (nodes/shared/connectionHealth.ts) with the date, key and message of the event that made it. */
+export function connectionItem(
+	change: IDataObject,
+	event: ServiceEvent,
+	messageId: string,
+): INodeExecutionData {
+	return {
+		json: {
+			...change,
+			effectiveDate: event.effectiveDate,
+			dedupeKey: dedupeKey(event, false),
+			messageId,
 			source: 'webhook',
 		},
 	};

@@ -63,6 +63,8 @@ export class WebhookWorkflow {
 	readonly trigger = new PartnerPayrollWebhookTrigger();
 	/** The node's name in the workflow (a rename changes it, never its id). */
 	nodeName = node.name;
+	/** The Partner API credential that Match Companies of a Partner Credential links. */
+	partnerCredentials?: IDataObject;
 
 	constructor(
 		public parameters: IDataObject = {},
@@ -88,7 +90,14 @@ export class WebhookWorkflow {
 					.reduce<unknown>((object, key) => (object as IDataObject | undefined)?.[key], parameters);
 				return value === undefined ? fallback : value;
 			},
-			getCredentials: async () => this.credentials,
+			getCredentials: async (type: string) => {
+				if (type !== 'partnerPayrollPartnerApi') return this.credentials;
+				// As n8n: a credential its displayOptions hide, or none chosen, is an error.
+				if (parameters.matchPartnerCompanies !== true || !this.partnerCredentials) {
+					throw new Error('Credentials not found');
+				}
+				return this.partnerCredentials;
+			},
 			getHeaderData: () => request.headers,
 			getRequestObject: () => ({
 				headers: request.headers,

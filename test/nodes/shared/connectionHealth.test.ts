@@ -1,6 +1,8 @@
 import {
+	COMPANY_NOT_CONNECTED,
 	CONNECTION_LOST,
 	CONNECTION_RESTORED,
+	companyNotConnected,
 	connectionChange,
 	type ConnectionObservation,
 	type StoredHealth,
@@ -56,5 +58,23 @@ describe('connectionChange', () => {
 		const { items, health } = itemsOf([revoked, deactivated]);
 		expect(items).toHaveLength(1);
 		expect(health).toBe('integration.deactivated');
+	});
+});
+
+describe('companyNotConnected', () => {
+	it("is the partner's to-do: connect the company, or connect it again with the reason its row is not usable", () => {
+		expect(companyNotConnected({ companyId: 'GB7001', label: 'GB7001' })).toEqual({
+			event: COMPANY_NOT_CONNECTED,
+			companyId: 'GB7001',
+			label: 'GB7001',
+			todo: 'Connect company GB7001 with the connect link: it is not in the Partner API credential',
+		});
+		expect(companyNotConnected(acme, 'The row has no Access Token.')).toEqual({
+			event: COMPANY_NOT_CONNECTED,
+			companyId: 'FR5001',
+			label: 'ACME',
+			todo: 'Connect company FR5001 again with the connect link: its entry in the Partner API credential is not usable',
+			problem: 'The row has no Access Token.',
+		});
 	});
 });
