@@ -7,6 +7,9 @@ const { packageName } = require('./paths');
 const NODE_TYPE = `${packageName}.partnerPayroll`;
 const TRIGGER_NAME = 'Start';
 
+/** The node's Authentication choice for each credential type. */
+const AUTHENTICATION_OF = { partnerPayrollOAuth2Api: 'oAuth2', partnerPayrollPartnerApi: 'partnerApi' };
+
 /** `credential` is a record from credentials.js ({id, name, type}); it also sets `authentication`. */
 function partnerPayrollNode(name, parameters, credential) {
 	return {
@@ -14,7 +17,7 @@ function partnerPayrollNode(name, parameters, credential) {
 		type: NODE_TYPE,
 		typeVersion: 1,
 		parameters: {
-			authentication: credential.type === 'partnerPayrollOAuth2Api' ? 'oAuth2' : 'accessToken',
+			authentication: AUTHENTICATION_OF[credential.type] ?? 'accessToken',
 			...parameters,
 		},
 		credentials: { [credential.type]: { id: credential.id, name: credential.name } },

@@ -1,0 +1,182 @@
+'use strict';
+// The Partner API credential with the 300 companies of the sandbox, in n8n's real editor: the list loads,
+// a label can be edited and saved without losing a token, no token is ever shown once saved, and the
+// position trap n8n sets (a deleted row gives every later row the token of the row before it, because
+// n8n puts masked values back by position) never sends a token for another company: the shifted
+// companies fail with an error naming both companies, the company before the deleted row still works.
+const fs = require('node:fs');
+const path = require('node:path');
+const {
+	artifactsDir,
+	ensureN8nInstalled,
+	openEditorSession,
+	sandboxControl,
+	listRequests,
+	DEFAULT_CLIENT,
+	ALL_SCOPES,
+	partnerPayrollNode,
+	chainWorkflow,
+	nodeItems,
+} = require('../lib');
+
+jest.setTimeout(10 * 60_000);
+
+const SETUP_TIMEOUT_MS = 20 * 60_000; // includes installing n8n when it is missing
+// 300 rows take 10 to 120 s to render, depending on the machine's load: the modal is opened once.
+const LIST_TIMEOUT_MS = 4 * 60_000;
+const GENERATED_COMPANIES = 296; // and the 4 seeded ones: 300
+const MONTH = '202610'; // completed for every company of the sandbox
+const EDITED_ROW = 4;
+const DELETED_ROW = 1;
+
+let session;
+let instance;
+let sandbox;
+let page;
+let credential;
+/** The rows as stored at creation: {companyId, label, accessToken} with the token bound to its company. */
+let rows;
+
+const modal = () => page.locator('[data-test-id="editCredential-modal"]');
+const companyIdInputs = () => modal().locator('[data-test-id="parameter-input-companyId"] input');
+const tokenOf = (row) => row.accessToken.slice(row.companyId.length + 1);
+
+beforeAll(async () => {
+	await ensureN8nInstalled();
+	session = await openEditorSession({ prefix: 'n8n-e2e-partner-credential-' });
+	({ instance, sandbox, page } = session);
+	await sandboxControl(sandbox, 'POST', '/reset', { generatedCompanies: GENERATED_COMPANIES });
+	const { companies } = await sandboxControl(sandbox, 'GET', '/seed');
+	const issued = await sandboxControl(
+		sandbox,
+		'POST',
+		'/tokens',
+		companies.map((company) => ({ companyId: company.id, scopes: ALL_SCOPES })),
+	);
+	rows = issued.map(({ companyId, access_token }) => ({
+		companyId,
+		label: `Client ${companyId}`,
+		accessToken: `${companyId}:${access_token}`,
+	}));
+	const created = await session.rest.createCredential({
+		name: 'Partner Payroll Partner API (300 companies)',
+		type: 'partnerPayrollPartnerApi',
+		data: {
+			baseUrl: sandbox.apiBaseUrl,
+			authServerUrl: sandbox.authServerUrl,
+			clientId: DEFAULT_CLIENT.clientId,
+			clientSecret: DEFAULT_CLIENT.clientSecret,
+			companies: { company: rows },
+		},
+	});
+	credential = { id: created.id, name: created.name, type: 'partnerPayrollPartnerApi' };
+}, SETUP_TIMEOUT_MS);
+
+afterAll(async () => await session?.close());
+
+/** Opens the credential's modal and waits until its last row is there; resolves the time it took. */
+async function openCredential(expectedRows) {
+	const started = Date.now();
+	await page.goto(`${instance.url}/home/credentials/${credential.id}`);
+	await modal().waitFor({ timeout: LIST_TIMEOUT_MS });
+	await companyIdInputs().nth(expectedRows - 1).waitFor({ timeout: LIST_TIMEOUT_MS });
+	return Date.now() - started;
+}
+
+/** Every value the modal's inputs hold, and its text: what a person could read or copy. */
+async function whatTheModalShows() {
+	const values = await modal()
+		.locator('input, textarea')
+		.evaluateAll((inputs) => inputs.map((input) => input.value));
+	return [...values, await modal().innerText()].join('\n');
+}
+
+/** Save, and the answer of n8n's PATCH. */
+async function save() {
+	const [saved] = await Promise.all([
+		page.waitForResponse(
+			(response) =>
+				new URL(response.url()).pathname === `/rest/credentials/${credential.id}` &&
+				response.request().method() === 'PATCH',
+			{ timeout: LIST_TIMEOUT_MS },
+		),
+		modal().locator('[data-test-id="credential-save-button"]').click(),
+	]);
+	expect(saved.status()).toBe(200);
+}
+
+const storedRows = async () => (await instance.cli.exportCredential(credential.id)).data.companies.company;
+
+test('the editor loads the 300 companies, with their ids and labels, and shows no token', async () => {
+	const loadMs = await openCredential(rows.length);
+	fs.mkdirSync(artifactsDir, { recursive: true });
+	fs.writeFileSync(
+		path.join(artifactsDir, `partner-credential-300-rows-${instance.runtime.n8nVersion}.txt`),
+		`The modal showed 300 rows after ${loadMs} ms\n`,
+	);
+	const companyIds = await companyIdInputs().evaluateAll((inputs) => inputs.map((input) => input.value));
+	expect(companyIds).toEqual(rows.map((row) => row.companyId));
+	const shown = await whatTheModalShows();
+	expect(rows.filter((row) => shown.includes(tokenOf(row)))).toEqual([]);
+	expect(shown).not.toContain(DEFAULT_CLIENT.clientSecret);
+});
+
+test('a label edited in the editor is saved, and every token stays in its own row', async () => {
+	const label = modal().locator('[data-test-id="parameter-input-label"] input').nth(EDITED_ROW);
+	await label.fill('Boulangerie du Port');
+	await save();
+	const stored = await storedRows();
+	expect(stored).toHaveLength(rows.length);
+	expect(stored[EDITED_ROW].label).toBe('Boulangerie du Port');
+	// Not the mask text: n8n merged the masked values back.
+	expect(stored.map((row) => row.accessToken)).toEqual(rows.map((row) => row.accessToken));
+
+	// The modal stays open with what n8n answered to the save (opening 300 rows again takes minutes).
+	const shown = await whatTheModalShows();
+	expect(rows.filter((row) => shown.includes(tokenOf(row)))).toEqual([]);
+});
+
+test("a row deleted in the editor: no request carries another company's token, the shifted companies fail naming both, the others work", async () => {
+	await modal().locator('[data-test-id="fixed-collection-delete"]').nth(DELETED_ROW).click();
+	await companyIdInputs().nth(rows.length - 2).waitFor();
+	await save();
+	// n8n's own behaviour, the trap: each row after the deleted one now holds the token of the row before it.
+	const stored = await storedRows();
+	expect(stored).toHaveLength(rows.length - 1);
+	expect(stored[DELETED_ROW].companyId).toBe(rows[DELETED_ROW + 1].companyId);
+	expect(stored[DELETED_ROW].accessToken).toBe(rows[DELETED_ROW].accessToken);
+
+	const before = rows[DELETED_ROW - 1].companyId; // its row kept its place
+	const shifted = rows[DELETED_ROW + 1].companyId;
+	const last = rows[rows.length - 1].companyId;
+	const status = (name, companyId) => ({
+		...partnerPayrollNode(
+			name,
+			{ resource: 'payroll', operation: 'getStatus', companyId, month: MONTH },
+			credential,
+		),
+		onError: 'continueRegularOutput',
+	});
+	const workflow = chainWorkflow('wfPartnerShifted', 'Partner credential after a deleted row', [
+		status('Before the deleted row', before),
+		status('Shifted', shifted),
+		status('Last', last),
+	]);
+	await instance.cli.importWorkflows([workflow]);
+	await sandboxControl(sandbox, 'DELETE', '/requests');
+	const { run } = await instance.cli.executeWorkflow(workflow.id);
+
+	expect(nodeItems(run, 'Before the deleted row')[0].json).toMatchObject({ companyId: before, status: 'completed' });
+	for (const [name, companyId, tokenCompany] of [
+		['Shifted', shifted, rows[DELETED_ROW].companyId],
+		['Last', last, rows[rows.length - 2].companyId],
+	]) {
+		const { error } = nodeItems(run, name)[0].json;
+		expect(error).toContain(`holds the token of company ${tokenCompany}, not of ${companyId}`);
+	}
+	const apiRequests = (await listRequests(sandbox)).filter((request) => request.path.startsWith('/api/'));
+	expect(apiRequests.map((request) => request.path)).toEqual([
+		expect.stringContaining(`/companies/${before}/payroll-status`),
+	]);
+	expect(apiRequests[0].tokenCompanyId).toBe(before);
+});
