@@ -18,7 +18,7 @@ export const N8N_API_KEY_HEADER = 'X-N8N-API-KEY';
 export class PartnerPayrollN8nApi implements ICredentialType {
 	name = 'partnerPayrollN8nApi';
 
-	displayName = 'Partner Payroll n8n API';
+	displayName = 'Partner Payroll N8n API';
 
 	icon: Icon = {
 		light: 'file:../icons/partnerPayroll.svg',

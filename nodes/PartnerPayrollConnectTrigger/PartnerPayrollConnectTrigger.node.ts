@@ -1,5 +1,7 @@
 import {
 	NodeConnectionTypes,
+	NodeOperationError,
+	type IHookFunctions,
 	type ICredentialDataDecryptedObject,
 	type IDataObject,
 	type INodeType,
@@ -102,7 +104,8 @@ async function connect(
 	try {
 		await n8nApiRequest(context, 'GET', '/credentials?limit=1');
 	} catch (error) {
-		if (!(error instanceof N8nApiProblem)) throw error;
+		if (!(error instanceof N8nApiProblem))
+			throw new NodeOperationError(context.getNode(), error as Error);
 		return failed(
 			503,
 			'Not connected yet',
@@ -152,6 +155,7 @@ async function connect(
 				'Not connected: please try again',
 				'Another company was connected at the same moment. Open the connect link again to finish.',
 				`Company ${companyId}: ${error.message}`,
+				companyId,
 			);
 		}
 		if (error instanceof N8nApiProblem) {
@@ -160,9 +164,10 @@ async function connect(
 				'Not connected yet',
 				PARTNER_MUST_FINISH,
 				`Company ${companyId} consented, but its token could not be saved, and its previous token (if any) no longer works: ${error.message} Then send the connect link again.`,
+				companyId,
 			);
 		}
-		throw error;
+		throw new NodeOperationError(context.getNode(), error as Error);
 	}
 	const scopes = String(introspection.scope ?? '')
 		.split(' ')
@@ -181,6 +186,13 @@ async function connect(
 	});
 }
 
+function logRedirectUri(context: IHookFunctions): boolean {
+	context.logger.info(
+		`${LOG_PREFIX} the connect link is ${context.getNodeWebhookUrl('default') ?? "this node's Production URL"}; it must be a registered redirect URI of the partner application at the provider`,
+	);
+	return true;
+}
+
 export class PartnerPayrollConnectTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Partner Payroll Connect Trigger',
@@ -191,6 +203,7 @@ export class PartnerPayrollConnectTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
+		subtitle: 'Connect Link',
 		description:
 			"Connect link for client companies: adds or replaces a company's token in the Partner API credential when its administrator consents",
 		defaults: { name: 'Partner Payroll Connect Trigger' },
@@ -217,6 +230,22 @@ export class PartnerPayrollConnectTrigger implements INodeType {
 				default: '',
 			},
 		],
+	};
+
+	webhookMethods = {
+		default: {
+			// True: n8n then never calls create. The redirect URI is registered with the provider by
+			// hand (it has no API for it); the log line says which address.
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return logRedirectUri(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return logRedirectUri(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {

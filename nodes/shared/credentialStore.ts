@@ -96,7 +96,8 @@ export async function n8nApiRequest(
 			`The n8n URL of the Partner Payroll n8n API credential ("${base}") is not a URL. Enter this n8n's address, such as https://n8n.example.com.`,
 		);
 	}
-	let response: IN8nHttpFullResponse;
+	let response: IN8nHttpFullResponse | undefined;
+	let unreachable = '';
 	try {
 		response = (await context.helpers.httpRequestWithAuthentication.call(
 			context,
@@ -113,10 +114,12 @@ export async function n8nApiRequest(
 		)) as IN8nHttpFullResponse;
 	} catch (error) {
 		const cause = (error as { cause?: { code?: string }; code?: string }) ?? {};
-		const code = cause.code ?? cause.cause?.code ?? 'no answer';
+		unreachable = cause.code ?? cause.cause?.code ?? 'no answer';
+	}
+	if (response === undefined) {
 		throw new N8nApiProblem(
 			node,
-			`n8n's public API could not be reached at ${base}/api/v1 (${code}). Check the n8n URL of the Partner Payroll n8n API credential: the address at which this n8n reaches itself.`,
+			`n8n's public API could not be reached at ${base}/api/v1 (${unreachable}). Check the n8n URL of the Partner Payroll n8n API credential: the address at which this n8n reaches itself.`,
 		);
 	}
 	const status = response.statusCode;

@@ -32,4 +32,13 @@ export function startSandbox(options?: {
 	accountingLines?: number;
 	paymentFileBytes?: number;
 	codeTtlMs?: number;
+	/** The registered OAuth clients instead of sandbox/clients.json. */
+	clients?: Array<{
+		clientId: string;
+		clientSecret: string;
+		redirectUris: string[];
+		allowedScopes: string[];
+		partner?: boolean;
+	}>;
+	generatedCompanies?: number;
 }): Promise<Sandbox>;

@@ -4,12 +4,13 @@
 const http = require('node:http');
 
 /**
- * Starts a local server; `handle({ method, path, query, headers })` resolves to
+ * Starts a local server; `handle({ method, path, query, headers, body })` (body: the request's text) resolves to
  * `{ status, json?, bytes?, headers? }`, or `{ reset: true }` to cut the connection without an answer.
  */
 async function startStubService(handle) {
 	const server = http.createServer((request, response) => {
-		request.resume();
+		const chunks = [];
+		request.on('data', (chunk) => chunks.push(chunk));
 		request.on('end', async () => {
 			const url = new URL(request.url ?? '/', 'http://stub');
 			let answer;
@@ -19,6 +20,7 @@ async function startStubService(handle) {
 					path: url.pathname,
 					query: Object.fromEntries(url.searchParams),
 					headers: request.headers,
+					body: Buffer.concat(chunks).toString('utf8'),
 				});
 			} catch (error) {
 				answer = { status: 500, json: { message: `stub failure: ${String(error)}` } };
