@@ -49,6 +49,7 @@ beforeEach(async () => {
 	n8n.enabled = true;
 	n8n.afterPatch = undefined;
 	n8n.credentials.clear();
+	n8n.requests.length = 0;
 	n8n.credentials.set(PARTNER_CREDENTIAL_ID, {
 		name: 'Partner',
 		type: 'partnerPayrollPartnerApi',
@@ -434,5 +435,91 @@ describe('refusals', () => {
 		const answer = await workflow.open(back);
 		expect(answer.status).toBe(503);
 		expect(answer.items?.[0].problem).toContain(`could not be reached at ${url}/api/v1`);
+	});
+});
+
+describe('Partner Credential → Remove Company (the Partner Payroll node)', () => {
+	/** The node's credentials as n8n gives them: the Partner API credential read from n8n at every call. */
+	function nodeCredentials(apiKey: string = N8N_API_KEY) {
+		// The harness names the node's credential `<type>-id`: the same stored credential under that id.
+		n8n.credentials.set('partnerPayrollPartnerApi-id', n8n.credentials.get(PARTNER_CREDENTIAL_ID)!);
+		const credentials = { partnerPayrollN8nApi: { url: n8n.url, apiKey } };
+		Object.defineProperty(credentials, 'partnerPayrollPartnerApi', {
+			enumerable: true,
+			get: () => JSON.parse(JSON.stringify(n8n.credentials.get(PARTNER_CREDENTIAL_ID)!.data)),
+		});
+		return credentials as unknown as Record<string, ICredentialDataDecryptedObject>;
+	}
+
+	const removeCompany = async (companyId: string, apiKey?: string) =>
+		await runPartnerPayroll(
+			{ resource: 'partnerCredential', operation: 'removeCompany', companyId },
+			nodeCredentials(apiKey),
+		);
+
+	test("removes the company's row, keeps every other row and token in place, and the company's requests are then refused", async () => {
+		for (const [companyId, label] of [
+			['FR5001', 'First'],
+			['ES6001', 'Second'],
+			['GB7001', 'Third'],
+		]) {
+			await connectCompany(companyId, label);
+		}
+		const before = n8n.companies();
+
+		const items = await removeCompany('ES6001');
+		expect(items.map((item) => item.json)).toEqual([
+			{ companyId: 'ES6001', removed: true, label: 'Second' },
+		]);
+		expect(n8n.companies()).toEqual([before[0], before[2]]);
+		for (const companyId of ['FR5001', 'GB7001']) {
+			expect((await getStatus(companyId))[0].json).toMatchObject({ companyId });
+		}
+		await session.clearRequests();
+		const refused = await getStatus('ES6001').then(
+			() => undefined,
+			(error: Error) => error.message,
+		);
+		expect(refused).toContain("Company ES6001 is not in the credential's company list");
+		expect(await session.requests()).toEqual([]);
+
+		// Already gone: nothing to remove, and no error for a workflow that runs twice.
+		expect((await removeCompany('ES6001')).map((item) => item.json)).toEqual([
+			{ companyId: 'ES6001', removed: false, label: null },
+		]);
+	});
+
+	test('removes a broken row too (a token moved there by an edit in n8n)', async () => {
+		await connectCompany('FR5001', 'First');
+		await connectCompany('ES6001', 'Second');
+		const rows = n8n.companies();
+		// What an editor reorder leaves: ES6001's row holds FR5001's token.
+		rows[1].accessToken = rows[0].accessToken;
+		expect((await removeCompany('ES6001')).map((item) => item.json)).toEqual([
+			{ companyId: 'ES6001', removed: true, label: 'Second' },
+		]);
+		expect(n8n.companies().map((row) => row.companyId)).toEqual(['FR5001']);
+	});
+
+	test("n8n's public API refusing the key: the error says what to fix, and the list is unchanged", async () => {
+		await connectCompany('FR5001', 'First');
+		const before = n8n.companies();
+		const message = await removeCompany('FR5001', randomUUID()).then(
+			() => undefined,
+			(error: Error) => error.message,
+		);
+		expect(message).toContain(
+			'refused the API key of the Partner Payroll n8n API credential (401)',
+		);
+		expect(n8n.companies()).toEqual(before);
+	});
+
+	test('an empty Company is refused before any request', async () => {
+		const message = await removeCompany('').then(
+			() => undefined,
+			(error: Error) => error.message,
+		);
+		expect(message).toBe('Company is empty');
+		expect(n8n.requests).toEqual([]);
 	});
 });
