@@ -67,7 +67,9 @@ export class PartnerPayrollN8nApi implements ICredentialType {
 	}
 
 	// Listing one credential works in n8n 2.8.4 and 2.40.7 (public-api/v1/openapi.yml, GET /credentials)
-	// and says whether the public API is on and the key accepted.
+	// and says whether the public API is on and the key accepted. A failure shows n8n's own message for
+	// the status (401: "Authorization failed", 404: "could not be found"); the Connect trigger's item
+	// and Remove Company's error say what to fix.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{ String($credentials.url).replace(/\\/+$/, "") }}/api/v1',
