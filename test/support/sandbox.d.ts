@@ -32,13 +32,6 @@ export function startSandbox(options?: {
 	accountingLines?: number;
 	paymentFileBytes?: number;
 	codeTtlMs?: number;
-	/** The registered OAuth clients instead of sandbox/clients.json. */
-	clients?: Array<{
-		clientId: string;
-		clientSecret: string;
-		redirectUris: string[];
-		allowedScopes: string[];
-		partner?: boolean;
-	}>;
+	/** Generated client companies after the seeded ones (FR5001, ES6001, GB7001, …). */
 	generatedCompanies?: number;
 }): Promise<Sandbox>;

@@ -1,7 +1,6 @@
 import { randomUUID } from 'crypto';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import sandboxClients from '../../../sandbox/clients.json';
 import { signState, verifyState } from '../../../nodes/PartnerPayrollConnectTrigger/helpers/state';
 import {
 	ALL_SCOPES,
@@ -31,13 +30,9 @@ const n8n = new FakeN8nApi();
 let workflow: ConnectWorkflow;
 
 beforeAll(async () => {
-	// The provider knows the trigger's production URL as a redirect URI of the partner application.
-	await session.start({
-		generatedCompanies: 9,
-		clients: sandboxClients.map((client, index) =>
-			index === 0 ? { ...client, redirectUris: [...client.redirectUris, CONNECT_URL] } : client,
-		),
-	});
+	await session.start({ generatedCompanies: 9 });
+	// As in the provider's portal: the trigger's production URL is a redirect URI of the application.
+	await session.control('POST', '/clients/redirect-uris', { redirectUri: CONNECT_URL });
 	await n8n.start();
 });
 afterAll(async () => {
