@@ -25,7 +25,7 @@ import { withoutTrailingSlashes } from '../shared/connection';
 import { hasControlCharacter } from '../shared/ids';
 import { exchangeCode } from './helpers/exchange';
 import { PARTNER_MUST_FINISH, sendPage, sendRedirect } from './helpers/pages';
-import { signState, verifyState } from './helpers/state';
+import { signConnectedPage, signState, verifyConnectedPage, verifyState } from './helpers/state';
 
 const LOG_PREFIX = 'Partner Payroll Connect Trigger:';
 const MAX_LABEL_LENGTH = 100;
@@ -172,11 +172,15 @@ async function connect(
 	const scopes = String(introspection.scope ?? '')
 		.split(' ')
 		.filter(Boolean);
-	const name = saved.label === companyId ? companyId : `${saved.label} (company ${companyId})`;
 	context.logger.info(`${LOG_PREFIX} connected company ${companyId}`);
-	sendPage(context, 200, `Connected: ${name}`, [
-		`Your company ${name} is now connected to your payroll partner. You can close this page.`,
-	]);
+	// On to the "connected" page: a reload of the address holding the code would use the code again,
+	// and the service may then revoke the token just saved (RFC 6749 4.1.2; the sandbox does).
+	const page = new URL(redirectUri);
+	page.searchParams.set(
+		'connected',
+		signConnectedPage(companyId, saved.label, String(partner.clientSecret)),
+	);
+	sendRedirect(context, page.toString());
 	return started({
 		connected: true,
 		companyId,
@@ -266,6 +270,23 @@ export class PartnerPayrollConnectTrigger implements INodeType {
 				providerError === 'access_denied'
 					? 'Access was refused on the consent page, so nothing was connected. To connect your company, open the link again and accept.'
 					: `The payroll service did not connect your company (${providerError}). Ask your partner for the link again.`,
+			]);
+			return NOTHING_STARTED;
+		}
+
+		const connected = queryValue(query, 'connected');
+		if (connected) {
+			const shown = verifyConnectedPage(connected, clientSecret);
+			if ('problem' in shown) {
+				sendPage(this, 400, 'This page is no longer valid', [
+					'Nothing changed. If your partner asks you to connect again, open their connect link.',
+				]);
+				return NOTHING_STARTED;
+			}
+			const { companyId, label } = shown.page;
+			const name = label === companyId ? companyId : `${label} (company ${companyId})`;
+			sendPage(this, 200, `Connected: ${name}`, [
+				`Your company ${name} is now connected to your payroll partner. You can close this page.`,
 			]);
 			return NOTHING_STARTED;
 		}

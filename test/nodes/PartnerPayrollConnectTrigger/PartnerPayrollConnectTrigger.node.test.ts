@@ -88,11 +88,23 @@ async function consent(location: string, companyId: string): Promise<Record<stri
 	return Object.fromEntries(redirect.searchParams);
 }
 
-/** The connect link opened, the consent given, the way back followed: every answer of the trigger. */
+/** The query of a redirect that points back at the trigger itself. */
+function queryOfRedirect(answer: ConnectAnswer): Record<string, string> {
+	const location = new URL(answer.headers.location);
+	expect(`${location.origin}${location.pathname}`).toBe(CONNECT_URL);
+	return Object.fromEntries(location.searchParams);
+}
+
+/**
+ * The connect link opened, the consent given, the way back followed, and, when it redirects to the
+ * "connected" page, that page too: every answer of the trigger.
+ */
 async function connectCompany(companyId: string, label?: string) {
 	const link = await workflow.open(label === undefined ? {} : { label });
 	const back = await consent(link.headers.location, companyId);
-	return { link, back, answer: await workflow.open(back) };
+	const answer = await workflow.open(back);
+	const page = answer.status === 302 ? await workflow.open(queryOfRedirect(answer)) : answer;
+	return { link, back, answer, page };
 }
 
 const tokenOfRow = (row: { companyId: string; accessToken: string }) =>
@@ -184,7 +196,14 @@ describe('connecting companies', () => {
 				},
 			],
 		]);
-		const [first, second, third] = answers.map(({ answer }) => answer);
+		// The way back redirects to the "connected" page, which starts nothing and holds no code.
+		for (const { answer, page } of answers) {
+			expect(answer.status).toBe(302);
+			expect(answer.headers['cache-control']).toBe('no-store');
+			expect(Object.keys(queryOfRedirect(answer))).toEqual(['connected']);
+			expect(page.items).toBeUndefined();
+		}
+		const [first, second, third] = answers.map(({ page }) => page);
 		expect(first.status).toBe(200);
 		expect(first.headers['cache-control']).toBe('no-store');
 		expect(first.headers['content-type']).toMatch(/^text\/html/);
@@ -218,9 +237,10 @@ describe('connecting companies', () => {
 		).toEqual(companies.map(([companyId]) => [companyId, companyId]));
 
 		// Never the code, the state, the token or the client secret in a page, an item or a log line.
-		for (const [index, { link, back, answer }] of answers.entries()) {
+		for (const [index, { link, back, answer, page }] of answers.entries()) {
 			const secrets = [back.code, back.state, tokenOfRow(rows[index]), DEFAULT_CLIENT.clientSecret];
 			expectNoSecret(answer, secrets);
+			expectNoSecret(page, secrets);
 			expectNoSecret(link, [DEFAULT_CLIENT.clientSecret]);
 		}
 	});
@@ -230,7 +250,7 @@ describe('connecting companies', () => {
 		await connectCompany('GB7001', 'Tea Shop');
 		const before = tokenOfRow(n8n.companies()[0]);
 
-		const { answer } = await connectCompany('FR5001');
+		const { answer, page } = await connectCompany('FR5001');
 		expect(answer.items).toEqual([
 			{
 				connected: true,
@@ -240,7 +260,7 @@ describe('connecting companies', () => {
 				replaced: true,
 			},
 		]);
-		expect(answer.body).toContain('Connected: Boulangerie Martin (company FR5001)');
+		expect(page.body).toContain('Connected: Boulangerie Martin (company FR5001)');
 		const rows = n8n.companies();
 		expect(rows.map((row) => [row.companyId, row.label])).toEqual([
 			['FR5001', 'Boulangerie Martin'],
@@ -335,6 +355,32 @@ describe('refusals', () => {
 			companyId: 'FR5001',
 			label: 'Honest',
 		});
+	});
+
+	test('the way back opened twice (a reload): the second is refused by the service and saves nothing', async () => {
+		const { back } = await connectCompany('FR5001', 'Once');
+		const saved = n8n.companies();
+		const again = await workflow.open(back);
+		expect(again.status).toBe(502);
+		expect(again.items).toEqual([
+			expect.objectContaining({
+				connected: false,
+				problem: expect.stringContaining('could not be exchanged'),
+			}),
+		]);
+		expectNoSecret(again, [back.code, back.state, tokenOfRow(saved[0])]);
+		expect(n8n.companies()).toEqual(saved);
+	});
+
+	test('a "connected" page that this link did not sign is refused', async () => {
+		const { answer } = await connectCompany('FR5001', 'Real');
+		const { connected } = queryOfRedirect(answer);
+		const [, signature] = connected.split('.');
+		const forged = `${Buffer.from(JSON.stringify({ exp: Date.now() + 60_000, companyId: 'FR5001', label: '<b>Fake</b>' })).toString('base64url')}.${signature}`;
+		const page = await workflow.open({ connected: forged });
+		expect(page.status).toBe(400);
+		expect(page.body).not.toContain('Fake');
+		expect(page.items).toBeUndefined();
 	});
 
 	test('a refusal on the consent page starts nothing', async () => {
