@@ -11,7 +11,7 @@ import {
 } from 'n8n-workflow';
 
 import { isCompanyId } from '../../credentials/partnerCompanies';
-import { ALL_SCOPES } from '../../credentials/scopes';
+import { SCOPES } from '../../credentials/scopes';
 import {
 	ListChangeLost,
 	N8N_API_CREDENTIAL,
@@ -22,6 +22,7 @@ import {
 	withCompany,
 } from '../shared/credentialStore';
 import { withoutTrailingSlashes } from '../shared/connection';
+import { requestedScopes } from '../shared/credentialTest';
 import { hasControlCharacter } from '../shared/ids';
 import { exchangeCode } from './helpers/exchange';
 import { PARTNER_MUST_FINISH, sendPage, sendRedirect } from './helpers/pages';
@@ -78,7 +79,8 @@ function sendToConsent(
 	authorize.searchParams.set('response_type', 'code');
 	authorize.searchParams.set('client_id', String(partner.clientId).trim());
 	authorize.searchParams.set('redirect_uri', redirectUri);
-	authorize.searchParams.set('scope', ALL_SCOPES.join(' '));
+	const scopes = requestedScopes({ scopes: context.getNodeParameter('scopes', []) as string[] });
+	authorize.searchParams.set('scope', scopes.join(' '));
 	authorize.searchParams.set('state', signState(trimmed, clientSecret));
 	sendRedirect(context, authorize.toString());
 	return NOTHING_STARTED;
@@ -232,6 +234,15 @@ export class PartnerPayrollConnectTrigger implements INodeType {
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',
+			},
+			{
+				displayName: 'Scopes',
+				name: 'scopes',
+				type: 'multiOptions',
+				options: SCOPES,
+				default: [],
+				description:
+					'Scopes the connect link asks the administrator for. Empty asks for all five. Select only scopes registered for your application: the authorization server refuses any other.',
 			},
 		],
 	};

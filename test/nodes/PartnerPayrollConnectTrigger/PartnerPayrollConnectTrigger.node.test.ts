@@ -148,6 +148,16 @@ describe('the connect link', () => {
 		expect(n8n.requests).toEqual([]);
 	});
 
+	test('Scopes: the link asks for the selected scopes only, and the item lists what was granted', async () => {
+		workflow.parameters = { scopes: ['payment-files:read', 'accounting:read'] };
+		const link = await workflow.open({});
+		expect(new URL(link.headers.location).searchParams.get('scope')).toBe(
+			'payment-files:read accounting:read',
+		);
+		const { answer } = await connectCompany('FR5003', 'Two Scopes');
+		expect(answer.items?.[0].scopes).toEqual(['payment-files:read', 'accounting:read']);
+	});
+
 	test('a label that is not short text is refused with a page, before any redirect', async () => {
 		const answer = await workflow.open({ label: 'x'.repeat(101) });
 		expect(answer.status).toBe(400);

@@ -6,6 +6,7 @@ import {
 	type ICredentialDataDecryptedObject,
 	type IDataObject,
 	type INode,
+	type INodeParameters,
 	type IWebhookData,
 } from 'n8n-workflow';
 
@@ -153,6 +154,8 @@ export interface ConnectAnswer {
 export class ConnectWorkflow {
 	readonly trigger = new PartnerPayrollConnectTrigger();
 	readonly logs: string[] = [];
+	/** The node's parameters as set in the editor; unset ones get their defaults. */
+	parameters: IDataObject = {};
 
 	constructor(
 		readonly n8n: FakeN8nApi,
@@ -181,7 +184,7 @@ export class ConnectWorkflow {
 		node.parameters =
 			NodeHelpers.getNodeParameters(
 				trigger.description.properties,
-				{},
+				this.parameters as INodeParameters,
 				true,
 				false,
 				node,
