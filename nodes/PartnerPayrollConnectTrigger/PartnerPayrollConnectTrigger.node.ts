@@ -11,7 +11,7 @@ import {
 } from 'n8n-workflow';
 
 import { isCompanyId } from '../../credentials/partnerCompanies';
-import { SCOPES } from '../../credentials/scopes';
+import { scopesField } from '../../credentials/scopes';
 import {
 	ListChangeLost,
 	N8N_API_CREDENTIAL,
@@ -236,11 +236,7 @@ export class PartnerPayrollConnectTrigger implements INodeType {
 				default: '',
 			},
 			{
-				displayName: 'Scopes',
-				name: 'scopes',
-				type: 'multiOptions',
-				options: SCOPES,
-				default: [],
+				...scopesField,
 				description:
 					'Scopes the connect link asks the administrator for. Empty asks for all five. Select only scopes registered for your application: the authorization server refuses any other.',
 			},
