@@ -1,7 +1,7 @@
 import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
 import { apiBaseUrlField, authServerUrlField } from './common';
-import { ALL_SCOPES, SCOPES } from './scopes';
+import { ALL_SCOPES, scopesField } from './scopes';
 
 // A trailing slash typed by the user must not double the one before "authorize"/"token".
 const AUTH_SERVER =
@@ -38,11 +38,7 @@ export class PartnerPayrollOAuth2Api implements ICredentialType {
 				'Address of the authorization server; /authorize, /token and /introspect are below it',
 		},
 		{
-			displayName: 'Scopes',
-			name: 'scopes',
-			type: 'multiOptions',
-			options: SCOPES,
-			default: [],
+			...scopesField,
 			description:
 				'Scopes to request at Connect. Empty requests all five. Select only scopes registered for your application: the authorization server refuses any other, and Connect then fails. After a change, reconnect.',
 		},

@@ -36,6 +36,9 @@ export function companyInPath(path: string): string | undefined {
 /** The same shape as the service's company ids and the nodes' Company ID check. */
 const COMPANY_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** Whether `value` has the shape of the service's company ids (what a row of the list may hold). */
+export const isCompanyId = (value: string) => COMPANY_ID.test(value);
+
 export class CompanyListError extends Error {
 	constructor(message: string) {
 		super(message);

@@ -1,3 +1,5 @@
+import type { INodeProperties } from 'n8n-workflow';
+
 /** The scopes the service names (spec: Authentication), as the OAuth2 credential offers them. */
 export const SCOPES = [
 	{ name: 'Accounting (accounting:read)', value: 'accounting:read' },
@@ -11,3 +13,12 @@ export const SCOPES = [
 ];
 
 export const ALL_SCOPES = SCOPES.map((scope) => scope.value);
+
+/** The Scopes field of whatever asks for scopes (the OAuth2 credential, the connect link): empty asks for all five. */
+export const scopesField: INodeProperties = {
+	displayName: 'Scopes',
+	name: 'scopes',
+	type: 'multiOptions',
+	options: SCOPES,
+	default: [],
+};

@@ -79,7 +79,7 @@ function createAuthServer({ clients, companies, tokens, codeTtlMs, basePath }) {
     if (!redirectUri || repeated.includes('redirect_uri')) {
       throw htmlErrorPage(400, 'Invalid authorization request', 'The redirect_uri parameter is missing or repeated.');
     }
-    if (!client.redirectUris.includes(redirectUri)) {
+    if (!clients.allowsRedirect(client.clientId, redirectUri)) {
       throw htmlErrorPage(400, 'Redirect address not registered', `"${redirectUri}" is not a registered redirect_uri of ${clientId}.`);
     }
     const state = fields.state;

@@ -3,6 +3,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
+const { InputError } = require('./errors');
 
 const DEFAULT_CLIENTS_FILE = path.join(__dirname, 'clients.json');
 const DEFAULT_CLIENT_ID = 'n8n-local';
@@ -37,9 +38,38 @@ function loadClients({ clients, clientsFile } = {}) {
     if (byId.has(client.clientId)) throw new Error(`clients: duplicate clientId "${client.clientId}"`);
     byId.set(client.clientId, client);
   }
+  // Redirect addresses registered while running, as a partner does in the provider's portal (a connect
+  // link's address is known only once its n8n workflow exists).
+  const addedRedirectUris = new Map();
+
+  /** Registers `redirectUri` for the client; returns the client's redirect addresses. */
+  function addRedirectUri(clientId, redirectUri) {
+    const client = byId.get(clientId);
+    if (!client) throw new InputError(`No application is registered with clientId "${clientId}"`);
+    let parsed;
+    try {
+      parsed = new URL(String(redirectUri));
+    } catch {
+      throw new InputError('redirectUri must be an absolute http or https URL');
+    }
+    if (!['http:', 'https:'].includes(parsed.protocol) || parsed.hash) throw new InputError('redirectUri must be an absolute http or https URL without a fragment');
+    const added = addedRedirectUris.get(clientId) || new Set();
+    added.add(String(redirectUri));
+    addedRedirectUris.set(clientId, added);
+    return redirectUrisOf(clientId);
+  }
+
+  function redirectUrisOf(clientId) {
+    const client = byId.get(clientId);
+    return client ? [...client.redirectUris, ...(addedRedirectUris.get(clientId) || [])] : [];
+  }
+
   return Object.freeze({
     list: Object.freeze(list),
     get: (clientId) => byId.get(clientId) || null,
+    addRedirectUri,
+    /** Whether the client registered this exact redirect address (at start or since). */
+    allowsRedirect: (clientId, redirectUri) => redirectUrisOf(clientId).includes(redirectUri),
     // n8n-local when registered, otherwise the first client.
     defaultClientId: byId.has(DEFAULT_CLIENT_ID) ? DEFAULT_CLIENT_ID : list[0].clientId,
   });

@@ -36,7 +36,7 @@ function switchPayrollStatus(companyState, webhooks, body) {
   return result;
 }
 
-function createControl({ tokens, companyState, faults, requestLog, rateLimiter, webhooks, reset, seedView, storage, info }) {
+function createControl({ clients, tokens, companyState, faults, requestLog, rateLimiter, webhooks, reset, seedView, storage, info }) {
   const ROUTES = [
     { method: 'GET', path: '/', handler: () => jsonReply(200, {
       ...info(),
@@ -67,6 +67,11 @@ function createControl({ tokens, companyState, faults, requestLog, rateLimiter, 
       if (typeof token === 'string' && token) return jsonReply(200, { revoked: tokens.revokeToken(token) });
       if (companyId) return jsonReply(200, { revoked: tokens.revokeFor(companyId, clientId || seedView.defaultClientId) });
       throw new InputError('Send {token} or {companyId, clientId}');
+    } },
+    // The provider's portal: register a redirect address (a connect link's) for a client, default n8n-local.
+    { method: 'POST', path: '/clients/redirect-uris', handler: async (req) => {
+      const { clientId = clients.defaultClientId, redirectUri } = await readJson(req);
+      return jsonReply(201, { clientId, redirectUris: clients.addRedirectUri(clientId, redirectUri) });
     } },
     { method: 'GET', path: '/requests', handler: () => jsonReply(200, requestLog.list()) },
     { method: 'DELETE', path: '/requests', handler: () => {

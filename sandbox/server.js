@@ -139,6 +139,7 @@ async function startSandbox(options = {}) {
   }
 
   const control = createControl({
+    clients,
     tokens,
     companyState,
     faults,

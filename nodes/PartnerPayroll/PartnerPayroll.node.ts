@@ -29,6 +29,7 @@ import { billingDeclaration } from './resources/billingDeclaration';
 import { company } from './resources/company';
 import { document } from './resources/document';
 import { insuranceContract } from './resources/insuranceContract';
+import { partnerCredential } from './resources/partnerCredential';
 import { payroll } from './resources/payroll';
 import type { Resource } from './resources/resource';
 import { listPartnerCompanies } from './helpers/partnerCompanies';
@@ -46,6 +47,7 @@ const RESOURCES: Resource[] = [
 	company,
 	document,
 	insuranceContract,
+	partnerCredential,
 	payroll,
 ];
 
@@ -62,7 +64,7 @@ export class PartnerPayroll implements INodeType {
 		// The canvas shows the node's action ("Download a payment file"), not the ids of n8n's usual
 		// `operation: resource`. n8n's lint wants this literal; a test keeps it equal to the actions.
 		subtitle:
-			'={{ {"accounting.downloadCsv":"Download an accounting CSV file","accounting.getEntries":"Get accounting entries","billingDeclaration.create":"Create a billing declaration","company.get":"Get a company","company.getConnection":"Get the connection of the credential","company.getFrench":"Get the French record of a company","document.download":"Download a document","document.getAutoEnrolmentDocuments":"Get UK auto-enrolment documents","document.getIncomeTaxDocuments":"Get UK income tax documents","insuranceContract.getHealthInsurance":"Get health insurance contracts","insuranceContract.getProvidentFund":"Get provident fund contracts","payroll.downloadPaymentFile":"Download a payment file","payroll.getStatus":"Get the payroll status of a month"}[$parameter["resource"] + "." + $parameter["operation"]] || $parameter["operation"] }}',
+			'={{ {"accounting.downloadCsv":"Download an accounting CSV file","accounting.getEntries":"Get accounting entries","billingDeclaration.create":"Create a billing declaration","company.get":"Get a company","company.getConnection":"Get the connection of the credential","company.getFrench":"Get the French record of a company","document.download":"Download a document","document.getAutoEnrolmentDocuments":"Get UK auto-enrolment documents","document.getIncomeTaxDocuments":"Get UK income tax documents","insuranceContract.getHealthInsurance":"Get health insurance contracts","insuranceContract.getProvidentFund":"Get provident fund contracts","partnerCredential.removeCompany":"Remove a company from the partner credential","payroll.downloadPaymentFile":"Download a payment file","payroll.getStatus":"Get the payroll status of a month"}[$parameter["resource"] + "." + $parameter["operation"]] || $parameter["operation"] }}',
 		description: 'Read payroll data of a company from the Partner Payroll API',
 		defaults: { name: 'Partner Payroll' },
 		usableAsTool: true,
@@ -75,6 +77,12 @@ export class PartnerPayroll implements INodeType {
 				name: 'partnerPayrollPartnerApi',
 				testedBy: 'partnerPayrollCompaniesTest',
 				...PARTNER_CHOICE,
+			},
+			// Only to write the Partner API credential's list (Remove Company), through n8n's public API.
+			{
+				name: 'partnerPayrollN8nApi',
+				required: true,
+				displayOptions: { show: { resource: ['partnerCredential'] } },
 			},
 		],
 		properties: [

@@ -58,6 +58,8 @@ const REQUIRED_ALIASES: Record<string, string[]> = {
 	],
 	// The service's own events: a payroll run, a company connecting or disconnecting the partner app.
 	PartnerPayrollWebhookTrigger: ['payroll', 'paie', 'nómina', 'webhook'],
+	// Connecting a client company: what a partner looks for when onboarding clients.
+	PartnerPayrollConnectTrigger: ['payroll', 'connect', 'onboarding', 'oauth', 'paie', 'nómina'],
 };
 
 const codices = codexFiles();

@@ -35,8 +35,9 @@ export interface LoggedRequest {
 export class SandboxSession {
 	sandbox!: Sandbox;
 
-	async start(): Promise<void> {
-		this.sandbox = await startSandbox({ port: 0 });
+	/** `options`: the sandbox's own start options (registered clients, generated companies). */
+	async start(options: Parameters<typeof startSandbox>[0] = {}): Promise<void> {
+		this.sandbox = await startSandbox({ port: 0, ...options });
 	}
 
 	async stop(): Promise<void> {

@@ -18,6 +18,7 @@ import {
 } from 'n8n-workflow';
 
 import { PartnerPayrollApi } from '../../credentials/PartnerPayrollApi.credentials';
+import { PartnerPayrollN8nApi } from '../../credentials/PartnerPayrollN8nApi.credentials';
 import { PartnerPayrollOAuth2Api } from '../../credentials/PartnerPayrollOAuth2Api.credentials';
 import { PartnerPayrollPartnerApi } from '../../credentials/PartnerPayrollPartnerApi.credentials';
 
@@ -25,6 +26,7 @@ const credentialTypes: Record<string, ICredentialType> = {
 	partnerPayrollApi: new PartnerPayrollApi(),
 	partnerPayrollOAuth2Api: new PartnerPayrollOAuth2Api(),
 	partnerPayrollPartnerApi: new PartnerPayrollPartnerApi(),
+	partnerPayrollN8nApi: new PartnerPayrollN8nApi(),
 };
 
 export type TestCredentials = Record<string, ICredentialDataDecryptedObject>;

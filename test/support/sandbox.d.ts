@@ -32,4 +32,6 @@ export function startSandbox(options?: {
 	accountingLines?: number;
 	paymentFileBytes?: number;
 	codeTtlMs?: number;
+	/** Generated client companies after the seeded ones (FR5001, ES6001, GB7001, …). */
+	generatedCompanies?: number;
 }): Promise<Sandbox>;

@@ -3,8 +3,8 @@ export interface StubRequest {
 	path: string;
 	query: Record<string, string>;
 	headers: Record<string, string | string[] | undefined>;
-	/** The request body's bytes, as sent. */
-	body: Buffer;
+	/** The request body as text ('' when none). */
+	body: string;
 }
 
 export type StubAnswer =

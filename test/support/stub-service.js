@@ -4,7 +4,7 @@
 const http = require('node:http');
 
 /**
- * Starts a local server; `handle({ method, path, query, headers, body })` resolves to
+ * Starts a local server; `handle({ method, path, query, headers, body })` (body: the request's text) resolves to
  * `{ status, json?, bytes?, headers? }`, or `{ reset: true }` to cut the connection without an answer.
  */
 async function startStubService(handle) {
@@ -20,7 +20,7 @@ async function startStubService(handle) {
 					path: url.pathname,
 					query: Object.fromEntries(url.searchParams),
 					headers: request.headers,
-					body: Buffer.concat(chunks),
+					body: Buffer.concat(chunks).toString('utf8'),
 				});
 			} catch (error) {
 				answer = { status: 500, json: { message: `stub failure: ${String(error)}` } };

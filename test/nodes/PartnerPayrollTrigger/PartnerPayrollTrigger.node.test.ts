@@ -19,8 +19,10 @@ describe('Partner Payroll Trigger description', () => {
 
 	it("uses the node's per-company credentials and authentication choices (the Partner API one is the node's only, for now)", () => {
 		const node = new PartnerPayroll().description;
+		// The n8n API credential serves the node's Remove Company only.
 		const perCompany = node.credentials!.filter(
-			(credential) => credential.name !== 'partnerPayrollPartnerApi',
+			(credential) =>
+				!['partnerPayrollPartnerApi', 'partnerPayrollN8nApi'].includes(credential.name),
 		);
 		expect(description.credentials).toEqual(perCompany);
 		const choices = (name: string, properties: typeof node.properties) =>

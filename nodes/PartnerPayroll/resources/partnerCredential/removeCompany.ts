@@ -1,0 +1,51 @@
+import { changeCompanyList, withoutCompany } from '../../../shared/credentialStore';
+import { failureError, parameterError } from '../../../shared/errors';
+import { checkedId } from '../../../shared/ids';
+import { forEachItem, type Operation } from '../../helpers/operation';
+
+/**
+ * Takes a company out of the Partner API credential's list through n8n's public API, so nobody
+ * deletes a row in the editor (which would move the tokens below it to other companies). Every
+ * other row is written back with its real values, in place.
+ */
+export const removeCompany: Operation = {
+	option: {
+		name: 'Remove Company',
+		value: 'removeCompany',
+		action: 'Remove a company from the partner credential',
+		description:
+			"Removes the company's row (ID, label and token) from the Partner API credential, through n8n's public API",
+	},
+	fields: [],
+	oneItemAtATime: true,
+	start: forEachItem(async (item) => {
+		if (!item.connection.companies) {
+			throw parameterError(
+				item.node,
+				'Remove Company works on the Partner API credential: set Authentication to Partner API (Many Companies).',
+				{ itemIndex: item.index },
+			);
+		}
+		const typed = String(item.parameter('companyId', '') ?? '').trim();
+		if (typed === '') throw failureError(item.node, 'partnerCompanyMissing', {}, item.index);
+		// Not the list's own check: a broken row (a moved token, say) is exactly what may be removed.
+		const companyId = checkedId(typed, 'Company', item.node, item.index);
+		const removed = await changeCompanyList(
+			item.context,
+			(rows) => {
+				const { rows: written, removed: rowsOut } = withoutCompany(rows, companyId);
+				return { rows: written, result: rowsOut };
+			},
+			(rows) => !rows.some((row) => row.companyId === companyId),
+		);
+		return [
+			{
+				json: {
+					companyId,
+					removed: removed.length > 0,
+					label: String(removed[0]?.label ?? '') || null,
+				},
+			},
+		];
+	}),
+};

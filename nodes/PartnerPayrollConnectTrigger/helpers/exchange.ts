@@ -1,0 +1,88 @@
+import {
+	NodeOperationError,
+	type ICredentialDataDecryptedObject,
+	type IN8nHttpFullResponse,
+	type IWebhookFunctions,
+} from 'n8n-workflow';
+
+import { introspectToken, type Introspection } from '../../shared/company';
+import { withoutTrailingSlashes, type Connection } from '../../shared/connection';
+import { isObject } from '../../shared/objects';
+import { apiRequest } from '../../shared/transport';
+
+// The authorization-code exchange and the introspection of the new token (spec: Authentication,
+// Flow steps 3 and 4), through the package's one transport: its pace, timeouts and error map.
+
+/** The administrator waits on the page: every request of one connect ends within this time. */
+const CONNECT_BUDGET_MS = 25_000;
+
+/** The partner credential's authorization server as a connection; `accessToken` only for introspection. */
+function authServerConnection(
+	context: IWebhookFunctions,
+	partner: ICredentialDataDecryptedObject,
+	accessToken: string,
+	deadline: number,
+): Connection {
+	const authServerUrl = withoutTrailingSlashes(partner.authServerUrl);
+	return {
+		credentialType: 'partnerPayrollPartnerApi',
+		baseUrl: withoutTrailingSlashes(partner.baseUrl),
+		authServerUrl,
+		accessToken,
+		// The service counts requests per client application, as the node's connection does.
+		application: `${withoutTrailingSlashes(partner.baseUrl)} client ${String(partner.clientId ?? '')}`,
+		rateLimitAdvice: 'Open the connect link again in a minute.',
+		deadline,
+		send: async (options) =>
+			(await context.helpers.httpRequest({
+				...options,
+				headers: {
+					...(options.headers ?? {}),
+					...(accessToken ? { Authorization: `Bearer ${accessToken}` } : {}),
+				},
+			})) as IN8nHttpFullResponse,
+	};
+}
+
+/** Exchanges the authorization code for the company's token, once (a code is single-use). */
+export async function exchangeCode(
+	context: IWebhookFunctions,
+	partner: ICredentialDataDecryptedObject,
+	code: string,
+	redirectUri: string,
+): Promise<{ token: string; introspection: Introspection }> {
+	const deadline = Date.now() + CONNECT_BUDGET_MS;
+	const server = authServerConnection(context, partner, '', deadline);
+	const { body } = await apiRequest(
+		context,
+		// Never sent twice: a second use of a code revokes the token issued with it (RFC 6749 4.1.2).
+		{ ...server, attempts: 1 },
+		{
+			method: 'POST',
+			path: `${server.authServerUrl}/token`,
+			// Form-encoded, as RFC 6749 and n8n's OAuth2 client send it; client id and secret in the
+			// body, as the spec and the package's OAuth2 credential (authentication: body) do.
+			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+			body: {
+				grant_type: 'authorization_code',
+				code,
+				redirect_uri: redirectUri,
+				client_id: String(partner.clientId ?? ''),
+				client_secret: String(partner.clientSecret ?? ''),
+			},
+			toAuthorizationServer: true,
+		},
+	);
+	const token = isObject(body) ? body.access_token : undefined;
+	if (typeof token !== 'string' || token === '') {
+		throw new NodeOperationError(
+			context.getNode(),
+			'The token endpoint of the Authorization Server URL answered without an access_token.',
+		);
+	}
+	const introspection = await introspectToken(
+		context,
+		authServerConnection(context, partner, token, deadline),
+	);
+	return { token, introspection };
+}

@@ -1,0 +1,576 @@
+import { randomUUID } from 'crypto';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+
+import { signState, verifyState } from '../../../nodes/PartnerPayrollConnectTrigger/helpers/state';
+import {
+	ALL_SCOPES,
+	DEFAULT_CLIENT,
+	SandboxSession,
+	runPartnerPayroll,
+} from '../../support/fixtures';
+import { startStubService } from '../../support/stub-service';
+import {
+	CONNECT_URL,
+	ConnectWorkflow,
+	FakeN8nApi,
+	N8N_API_KEY,
+	PARTNER_CREDENTIAL_ID,
+	type ConnectAnswer,
+} from './connectHarness';
+
+// The connect link end to end against the sandbox over HTTP: the link, the provider's consent page
+// (a company chosen per consent), the way back with a code, and the company's row written into the
+// Partner API credential through a fake of n8n's public API.
+
+/** The five scopes, in whatever order the service lists them. */
+const EVERY_SCOPE = expect.arrayContaining(ALL_SCOPES) as string[];
+
+const session = new SandboxSession();
+const n8n = new FakeN8nApi();
+let workflow: ConnectWorkflow;
+
+beforeAll(async () => {
+	await session.start({ generatedCompanies: 9 });
+	// As in the provider's portal: the trigger's production URL is a redirect URI of the application.
+	await session.control('POST', '/clients/redirect-uris', { redirectUri: CONNECT_URL });
+	await n8n.start();
+});
+afterAll(async () => {
+	await n8n.stop();
+	await session.stop();
+});
+beforeEach(async () => {
+	await session.reset();
+	n8n.enabled = true;
+	n8n.afterPatch = undefined;
+	n8n.credentials.clear();
+	n8n.requests.length = 0;
+	n8n.credentials.set(PARTNER_CREDENTIAL_ID, {
+		name: 'Partner',
+		type: 'partnerPayrollPartnerApi',
+		data: partnerData(),
+	});
+	workflow = new ConnectWorkflow(n8n);
+});
+
+function partnerData(companies: IDataObject[] = []): ICredentialDataDecryptedObject {
+	return {
+		baseUrl: session.sandbox.apiBaseUrl,
+		authServerUrl: session.sandbox.authServerUrl,
+		clientId: DEFAULT_CLIENT.clientId,
+		clientSecret: DEFAULT_CLIENT.clientSecret,
+		companies: { company: companies },
+	};
+}
+
+/** The administrator on the provider's consent page: picks the company and accepts. */
+async function consent(location: string, companyId: string): Promise<Record<string, string>> {
+	const url = new URL(location);
+	url.searchParams.set('company_hint', companyId);
+	const page = await (await fetch(url)).text();
+	const form = new URLSearchParams();
+	for (const [, name, value] of page.matchAll(
+		/<input type="hidden" name="([^"]+)" value="([^"]*)">/g,
+	)) {
+		form.set(name, value.replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
+	}
+	expect(page).toMatch(new RegExp(`<option value="${companyId}" selected>`));
+	form.set('company_id', companyId);
+	form.set('decision', 'accept');
+	const back = await fetch(`${session.sandbox.authServerUrl}/authorize`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+		body: form.toString(),
+		redirect: 'manual',
+	});
+	const redirect = new URL(String(back.headers.get('location')));
+	expect(`${redirect.origin}${redirect.pathname}`).toBe(CONNECT_URL);
+	return Object.fromEntries(redirect.searchParams);
+}
+
+/** The query of a redirect that points back at the trigger itself. */
+function queryOfRedirect(answer: ConnectAnswer): Record<string, string> {
+	const location = new URL(answer.headers.location);
+	expect(`${location.origin}${location.pathname}`).toBe(CONNECT_URL);
+	return Object.fromEntries(location.searchParams);
+}
+
+/**
+ * The connect link opened, the consent given, the way back followed, and, when it redirects to the
+ * "connected" page, that page too: every answer of the trigger.
+ */
+async function connectCompany(companyId: string, label?: string) {
+	const link = await workflow.open(label === undefined ? {} : { label });
+	const back = await consent(link.headers.location, companyId);
+	const answer = await workflow.open(back);
+	const page = answer.status === 302 ? await workflow.open(queryOfRedirect(answer)) : answer;
+	return { link, back, answer, page };
+}
+
+const tokenOfRow = (row: { companyId: string; accessToken: string }) =>
+	row.accessToken.slice(row.companyId.length + 1);
+
+async function getStatus(companyId: string) {
+	return await runPartnerPayroll(
+		{ resource: 'payroll', operation: 'getStatus', companyId, month: '202610' },
+		{ partnerPayrollPartnerApi: n8n.credentials.get(PARTNER_CREDENTIAL_ID)!.data },
+	);
+}
+
+/** Nothing secret in what the administrator sees or what the execution holds. */
+function expectNoSecret(answer: ConnectAnswer, secrets: string[]) {
+	const shown = `${answer.body} ${JSON.stringify(answer.items ?? null)} ${answer.logs.join(' ')}`;
+	for (const secret of secrets.filter(Boolean)) expect(shown).not.toContain(secret);
+}
+
+describe('the connect link', () => {
+	test('answers 302 to the consent page with the client, its own URL, all five scopes and a signed state', async () => {
+		const answer = await workflow.open({ label: 'Boulangerie Martin' });
+		expect(answer.status).toBe(302);
+		expect(answer.items).toBeUndefined();
+		expect(answer.headers['cache-control']).toBe('no-store');
+		const location = new URL(answer.headers.location);
+		expect(`${location.origin}${location.pathname}`).toBe(
+			`${session.sandbox.authServerUrl}/authorize`,
+		);
+		expect(location.searchParams.get('response_type')).toBe('code');
+		expect(location.searchParams.get('client_id')).toBe(DEFAULT_CLIENT.clientId);
+		expect(location.searchParams.get('redirect_uri')).toBe(CONNECT_URL);
+		expect(location.searchParams.get('scope')?.split(' ').sort()).toEqual([...ALL_SCOPES].sort());
+		const verified = verifyState(
+			String(location.searchParams.get('state')),
+			DEFAULT_CLIENT.clientSecret,
+		);
+		expect(verified).toEqual({ state: expect.objectContaining({ label: 'Boulangerie Martin' }) });
+		expect(
+			verifyState(String(location.searchParams.get('state')), 'another secret'),
+		).toHaveProperty('problem');
+		expect(n8n.requests).toEqual([]);
+	});
+
+	test('Scopes: the link asks for the selected scopes only, and the item lists what was granted', async () => {
+		workflow.parameters = { scopes: ['payment-files:read', 'accounting:read'] };
+		const link = await workflow.open({});
+		expect(new URL(link.headers.location).searchParams.get('scope')).toBe(
+			'payment-files:read accounting:read',
+		);
+		const { answer } = await connectCompany('FR5003', 'Two Scopes');
+		expect(answer.items?.[0].scopes).toEqual(['payment-files:read', 'accounting:read']);
+	});
+
+	test('a label that is not short text is refused with a page, before any redirect', async () => {
+		const answer = await workflow.open({ label: 'x'.repeat(101) });
+		expect(answer.status).toBe(400);
+		expect(answer.headers.location).toBeUndefined();
+		expect(answer.body).toContain('at most 100 characters');
+	});
+});
+
+describe('connecting companies', () => {
+	test('three companies in a row: three rows, each with its own token, each serving its company', async () => {
+		const companies = [
+			['FR5001', 'Boulangerie Martin'],
+			['ES6001', 'Taller <Ruiz> & Hijos'],
+			['GB7001', ''],
+		];
+		const answers = [];
+		for (const [companyId, label] of companies)
+			answers.push(await connectCompany(companyId, label));
+
+		expect(answers.map(({ answer }) => answer.items)).toEqual([
+			[
+				{
+					connected: true,
+					companyId: 'FR5001',
+					label: 'Boulangerie Martin',
+					scopes: EVERY_SCOPE,
+					replaced: false,
+				},
+			],
+			[
+				{
+					connected: true,
+					companyId: 'ES6001',
+					label: 'Taller <Ruiz> & Hijos',
+					scopes: EVERY_SCOPE,
+					replaced: false,
+				},
+			],
+			[
+				{
+					connected: true,
+					companyId: 'GB7001',
+					label: 'GB7001',
+					scopes: EVERY_SCOPE,
+					replaced: false,
+				},
+			],
+		]);
+		// The way back redirects to the "connected" page, which starts nothing and holds no code.
+		for (const { answer, page } of answers) {
+			expect(answer.status).toBe(302);
+			expect(answer.headers['cache-control']).toBe('no-store');
+			expect(Object.keys(queryOfRedirect(answer))).toEqual(['connected']);
+			expect(page.items).toBeUndefined();
+		}
+		const [first, second, third] = answers.map(({ page }) => page);
+		expect(first.status).toBe(200);
+		expect(first.headers['cache-control']).toBe('no-store');
+		expect(first.headers['content-type']).toMatch(/^text\/html/);
+		expect(first.body).toContain('Connected: Boulangerie Martin (company FR5001)');
+		expect(second.body).toContain('Connected: Taller &lt;Ruiz&gt; &amp; Hijos (company ES6001)');
+		expect(second.body).not.toContain('<Ruiz>');
+		expect(third.body).toContain('Connected: GB7001');
+
+		const rows = n8n.companies();
+		expect(rows.map((row) => [row.companyId, row.label])).toEqual([
+			['FR5001', 'Boulangerie Martin'],
+			['ES6001', 'Taller <Ruiz> & Hijos'],
+			['GB7001', 'GB7001'],
+		]);
+		for (const row of rows) expect(row.accessToken.startsWith(`${row.companyId}:sbx_`)).toBe(true);
+		expect(new Set(rows.map(tokenOfRow)).size).toBe(3);
+
+		await session.clearRequests();
+		for (const [companyId] of companies) {
+			const [item] = await getStatus(companyId);
+			expect(item.json).toMatchObject({ companyId, month: '202610' });
+		}
+		const apiCalls = (await session.requests()).filter((request) =>
+			request.path.startsWith('/api/'),
+		);
+		expect(
+			apiCalls.map((request) => [
+				/\/companies\/([^/]+)/.exec(request.path)?.[1],
+				request.tokenCompanyId,
+			]),
+		).toEqual(companies.map(([companyId]) => [companyId, companyId]));
+
+		// Never the code, the state, the token or the client secret in a page, an item or a log line.
+		for (const [index, { link, back, answer, page }] of answers.entries()) {
+			const secrets = [back.code, back.state, tokenOfRow(rows[index]), DEFAULT_CLIENT.clientSecret];
+			expectNoSecret(answer, secrets);
+			expectNoSecret(page, secrets);
+			expectNoSecret(link, [DEFAULT_CLIENT.clientSecret]);
+		}
+	});
+
+	test('reconnecting a company replaces its token in place and keeps its label', async () => {
+		await connectCompany('FR5001', 'Boulangerie Martin');
+		await connectCompany('GB7001', 'Tea Shop');
+		const before = tokenOfRow(n8n.companies()[0]);
+
+		const { answer, page } = await connectCompany('FR5001');
+		expect(answer.items).toEqual([
+			{
+				connected: true,
+				companyId: 'FR5001',
+				label: 'Boulangerie Martin',
+				scopes: EVERY_SCOPE,
+				replaced: true,
+			},
+		]);
+		expect(page.body).toContain('Connected: Boulangerie Martin (company FR5001)');
+		const rows = n8n.companies();
+		expect(rows.map((row) => [row.companyId, row.label])).toEqual([
+			['FR5001', 'Boulangerie Martin'],
+			['GB7001', 'Tea Shop'],
+		]);
+		expect(tokenOfRow(rows[0])).not.toBe(before);
+		// The service replaced the previous token: only the new one works.
+		const introspect = async (token: string) =>
+			(await (
+				await fetch(`${session.sandbox.authServerUrl}/introspect`, {
+					method: 'POST',
+					headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+					body: JSON.stringify({ token }),
+				})
+			).json()) as { active: boolean };
+		expect(await introspect(before)).toEqual({ active: false });
+		expect((await getStatus('FR5001'))[0].json).toMatchObject({ companyId: 'FR5001' });
+	});
+
+	test('two connects at the same moment in one n8n process: both companies end up in the list', async () => {
+		const links = await Promise.all([
+			workflow.open({ label: 'One' }),
+			workflow.open({ label: 'Two' }),
+		]);
+		const backs = [
+			await consent(links[0].headers.location, 'FR5002'),
+			await consent(links[1].headers.location, 'ES6002'),
+		];
+		const answers = await Promise.all(backs.map(async (back) => await workflow.open(back)));
+		expect(answers.map((answer) => answer.items?.[0]?.connected)).toEqual([true, true]);
+		expect(
+			n8n
+				.companies()
+				.map((row) => row.companyId)
+				.sort(),
+		).toEqual(['ES6002', 'FR5002']);
+		for (const companyId of ['FR5002', 'ES6002']) {
+			expect((await getStatus(companyId))[0].json).toMatchObject({ companyId });
+		}
+	});
+
+	test('another n8n process writing the list at the same moment: the administrator is told to open the link again', async () => {
+		await connectCompany('FR5001', 'Kept');
+		// The other process wrote the list as it read it before this connect: without the new row.
+		const olderList = JSON.parse(JSON.stringify(n8n.credentials.get(PARTNER_CREDENTIAL_ID)!.data));
+		n8n.afterPatch = (id) => {
+			n8n.credentials.get(id)!.data = JSON.parse(JSON.stringify(olderList));
+		};
+		const { answer } = await connectCompany('GB7002', 'Lost');
+		expect(answer.status).toBe(409);
+		expect(answer.body).toContain('Open the connect link again');
+		expect(answer.items).toEqual([
+			expect.objectContaining({
+				connected: false,
+				companyId: 'GB7002',
+				problem: expect.stringContaining('another n8n process'),
+			}),
+		]);
+		expect(n8n.companies().map((row) => row.companyId)).toEqual(['FR5001']);
+
+		n8n.afterPatch = undefined;
+		const again = await connectCompany('GB7002', 'Lost');
+		expect(again.answer.items?.[0]).toMatchObject({ connected: true, companyId: 'GB7002' });
+	});
+});
+
+describe('refusals', () => {
+	test('a tampered or expired state starts nothing and uses no code', async () => {
+		const link = await workflow.open({ label: 'Honest' });
+		const back = await consent(link.headers.location, 'FR5001');
+		const [payload, signature] = back.state.split('.');
+		const tampered = `${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), label: 'Evil' })).toString('base64url')}.${signature}`;
+		const expired = signState('Late', DEFAULT_CLIENT.clientSecret, Date.now() - 16 * 60 * 1000);
+		await session.clearRequests();
+		for (const state of [tampered, expired, '', 'not-a-state']) {
+			const answer = await workflow.open({ code: back.code, state });
+			expect(answer.status).toBe(400);
+			expect(answer.items).toBeUndefined();
+			expect(answer.body).toContain('Nothing was connected');
+			expectNoSecret(answer, [back.code, DEFAULT_CLIENT.clientSecret]);
+		}
+		expect((await workflow.open({ code: back.code, state: expired })).body).toContain(
+			'the link expired',
+		);
+		expect((await session.requests()).filter((request) => request.path.endsWith('/token'))).toEqual(
+			[],
+		);
+		expect(n8n.companies()).toEqual([]);
+		// The code was not spent: the genuine way back still connects.
+		expect((await workflow.open(back)).items?.[0]).toMatchObject({
+			connected: true,
+			companyId: 'FR5001',
+			label: 'Honest',
+		});
+	});
+
+	test('the way back opened twice (a reload): the second is refused by the service and saves nothing', async () => {
+		const { back } = await connectCompany('FR5001', 'Once');
+		const saved = n8n.companies();
+		const again = await workflow.open(back);
+		expect(again.status).toBe(502);
+		expect(again.items).toEqual([
+			expect.objectContaining({
+				connected: false,
+				problem: expect.stringContaining('could not be exchanged'),
+			}),
+		]);
+		expectNoSecret(again, [back.code, back.state, tokenOfRow(saved[0])]);
+		expect(n8n.companies()).toEqual(saved);
+	});
+
+	test('a "connected" page that this link did not sign is refused', async () => {
+		const { answer } = await connectCompany('FR5001', 'Real');
+		const { connected } = queryOfRedirect(answer);
+		const [, signature] = connected.split('.');
+		const forged = `${Buffer.from(JSON.stringify({ exp: Date.now() + 60_000, companyId: 'FR5001', label: '<b>Fake</b>' })).toString('base64url')}.${signature}`;
+		const page = await workflow.open({ connected: forged });
+		expect(page.status).toBe(400);
+		expect(page.body).not.toContain('Fake');
+		expect(page.items).toBeUndefined();
+	});
+
+	test('a refusal on the consent page starts nothing', async () => {
+		const answer = await workflow.open({ error: 'access_denied', state: 'whatever' });
+		expect(answer.status).toBe(400);
+		expect(answer.items).toBeUndefined();
+		expect(answer.body).toContain('Access was refused');
+	});
+
+	test('a token issued to another client is not saved', async () => {
+		const foreign = session.sandbox.issueToken({
+			companyId: 'FR5001',
+			scopes: ['payment-files:read'],
+			clientId: 'restricted-app',
+		}).access_token;
+		// An authorization server that answers the exchange with another application's token.
+		const server = await startStubService(async (request) => {
+			if (request.path.endsWith('/token'))
+				return { status: 200, json: { access_token: foreign, token_type: 'bearer' } };
+			const answer = await fetch(`${session.sandbox.authServerUrl}/introspect`, {
+				method: 'POST',
+				headers: {
+					Authorization: String(request.headers.authorization),
+					'Content-Type': 'application/json',
+				},
+				body: request.body,
+			});
+			return { status: answer.status, json: await answer.json() };
+		});
+		try {
+			const data = n8n.credentials.get(PARTNER_CREDENTIAL_ID)!.data;
+			data.authServerUrl = server.url;
+			const link = await workflow.open({});
+			const state = String(new URL(link.headers.location).searchParams.get('state'));
+			const answer = await workflow.open({ code: 'any-code', state });
+			expect(answer.status).toBe(502);
+			expect(answer.items).toEqual([
+				expect.objectContaining({
+					connected: false,
+					problem: expect.stringContaining('client restricted-app'),
+				}),
+			]);
+			expectNoSecret(answer, [foreign, 'any-code']);
+			expect(n8n.companies()).toEqual([]);
+		} finally {
+			await server.close();
+		}
+	});
+
+	test("n8n's public API refusing the key: the page asks nothing of the administrator, the item tells the partner, the code stays unused", async () => {
+		const link = await workflow.open({ label: 'Waiting' });
+		const back = await consent(link.headers.location, 'FR5001');
+		const wrongKey = randomUUID();
+		workflow.n8nApiCredential = () => ({ url: n8n.url, apiKey: wrongKey });
+		await session.clearRequests();
+		const answer = await workflow.open(back);
+		expect(answer.status).toBe(503);
+		expect(answer.body).toContain('Your payroll partner must finish setting up this connection');
+		expect(answer.body).not.toMatch(/API key|sbx_/);
+		expect(answer.items).toEqual([
+			{
+				connected: false,
+				label: 'Waiting',
+				problem: expect.stringContaining(
+					'refused the API key of the Partner Payroll n8n API credential (401)',
+				),
+			},
+		]);
+		expectNoSecret(answer, [back.code, back.state, wrongKey]);
+		expect((await session.requests()).filter((request) => request.path.endsWith('/token'))).toEqual(
+			[],
+		);
+
+		n8n.enabled = false;
+		workflow.n8nApiCredential = () => ({ url: n8n.url, apiKey: N8N_API_KEY });
+		const disabled = await workflow.open(back);
+		expect(disabled.items?.[0].problem).toContain('it is disabled (N8N_PUBLIC_API_DISABLED)');
+
+		n8n.enabled = true;
+		expect((await workflow.open(back)).items?.[0]).toMatchObject({
+			connected: true,
+			companyId: 'FR5001',
+		});
+	});
+
+	test('n8n unreachable at the credential URL: the item names the address to check', async () => {
+		const closed = await startStubService(() => ({ status: 200, json: {} }));
+		const url = closed.url;
+		await closed.close();
+		workflow.n8nApiCredential = () => ({ url, apiKey: N8N_API_KEY });
+		const link = await workflow.open({});
+		const back = await consent(link.headers.location, 'ES6001');
+		const answer = await workflow.open(back);
+		expect(answer.status).toBe(503);
+		expect(answer.items?.[0].problem).toContain(`could not be reached at ${url}/api/v1`);
+	});
+});
+
+describe('Partner Credential → Remove Company (the Partner Payroll node)', () => {
+	/** The node's credentials as n8n gives them: the Partner API credential read from n8n at every call. */
+	function nodeCredentials(apiKey: string = N8N_API_KEY) {
+		// The harness names the node's credential `<type>-id`: the same stored credential under that id.
+		n8n.credentials.set('partnerPayrollPartnerApi-id', n8n.credentials.get(PARTNER_CREDENTIAL_ID)!);
+		const credentials = { partnerPayrollN8nApi: { url: n8n.url, apiKey } };
+		Object.defineProperty(credentials, 'partnerPayrollPartnerApi', {
+			enumerable: true,
+			get: () => JSON.parse(JSON.stringify(n8n.credentials.get(PARTNER_CREDENTIAL_ID)!.data)),
+		});
+		return credentials as unknown as Record<string, ICredentialDataDecryptedObject>;
+	}
+
+	const removeCompany = async (companyId: string, apiKey?: string) =>
+		await runPartnerPayroll(
+			{ resource: 'partnerCredential', operation: 'removeCompany', companyId },
+			nodeCredentials(apiKey),
+		);
+
+	test("removes the company's row, keeps every other row and token in place, and the company's requests are then refused", async () => {
+		for (const [companyId, label] of [
+			['FR5001', 'First'],
+			['ES6001', 'Second'],
+			['GB7001', 'Third'],
+		]) {
+			await connectCompany(companyId, label);
+		}
+		const before = n8n.companies();
+
+		const items = await removeCompany('ES6001');
+		expect(items.map((item) => item.json)).toEqual([
+			{ companyId: 'ES6001', removed: true, label: 'Second' },
+		]);
+		expect(n8n.companies()).toEqual([before[0], before[2]]);
+		for (const companyId of ['FR5001', 'GB7001']) {
+			expect((await getStatus(companyId))[0].json).toMatchObject({ companyId });
+		}
+		await session.clearRequests();
+		const refused = await getStatus('ES6001').then(
+			() => undefined,
+			(error: Error) => error.message,
+		);
+		expect(refused).toContain("Company ES6001 is not in the credential's company list");
+		expect(await session.requests()).toEqual([]);
+
+		// Already gone: nothing to remove, and no error for a workflow that runs twice.
+		expect((await removeCompany('ES6001')).map((item) => item.json)).toEqual([
+			{ companyId: 'ES6001', removed: false, label: null },
+		]);
+	});
+
+	test('removes a broken row too (a token moved there by an edit in n8n)', async () => {
+		await connectCompany('FR5001', 'First');
+		await connectCompany('ES6001', 'Second');
+		const rows = n8n.companies();
+		// What an editor reorder leaves: ES6001's row holds FR5001's token.
+		rows[1].accessToken = rows[0].accessToken;
+		expect((await removeCompany('ES6001')).map((item) => item.json)).toEqual([
+			{ companyId: 'ES6001', removed: true, label: 'Second' },
+		]);
+		expect(n8n.companies().map((row) => row.companyId)).toEqual(['FR5001']);
+	});
+
+	test("n8n's public API refusing the key: the error says what to fix, and the list is unchanged", async () => {
+		await connectCompany('FR5001', 'First');
+		const before = n8n.companies();
+		const message = await removeCompany('FR5001', randomUUID()).then(
+			() => undefined,
+			(error: Error) => error.message,
+		);
+		expect(message).toContain(
+			'refused the API key of the Partner Payroll n8n API credential (401)',
+		);
+		expect(n8n.companies()).toEqual(before);
+	});
+
+	test('an empty Company is refused before any request', async () => {
+		const message = await removeCompany('').then(
+			() => undefined,
+			(error: Error) => error.message,
+		);
+		expect(message).toBe('Company is empty');
+		expect(n8n.requests).toEqual([]);
+	});
+});
