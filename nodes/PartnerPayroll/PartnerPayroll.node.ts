@@ -31,7 +31,7 @@ import { document } from './resources/document';
 import { insuranceContract } from './resources/insuranceContract';
 import { payroll } from './resources/payroll';
 import type { Resource } from './resources/resource';
-import { listPartnerCompanies } from './helpers/partnerCompanies';
+import { listPartnerCompanies } from '../shared/partnerCompanyList';
 
 /**
  * Items of one run in flight at once. Reads go out together (the routing engine started every item at

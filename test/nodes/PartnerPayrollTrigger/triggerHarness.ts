@@ -22,13 +22,18 @@ export interface TriggerPoller extends Poller {
 	takeSave(): boolean;
 }
 
-/** A poller of the trigger with the access-token credential unless the credentials say otherwise. */
+/** A poller of the trigger with the authentication its credential calls for. */
 export function createTrigger(
 	parameters: INodeParameters,
 	credentials: TestCredentials,
 	options: { timezone?: string; staticData?: IDataObject; nodeName?: string } = {},
 ): TriggerPoller {
-	const authentication = 'partnerPayrollOAuth2Api' in credentials ? 'oAuth2' : 'accessToken';
+	const authentication =
+		'partnerPayrollOAuth2Api' in credentials
+			? 'oAuth2'
+			: 'partnerPayrollPartnerApi' in credentials
+				? 'partnerApi'
+				: 'accessToken';
 	const poller = createPoller(partnerPayrollTrigger, {
 		parameters: { authentication, ...parameters },
 		credentials,
