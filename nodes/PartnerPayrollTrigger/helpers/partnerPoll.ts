@@ -12,7 +12,7 @@ import {
 	type CompanyIdentity,
 	type ConnectionObservation,
 } from '../../shared/connectionHealth';
-import { parameterError } from '../../shared/errors';
+import { asNodeError, parameterError } from '../../shared/errors';
 import { inPool } from '../../shared/pool';
 import type { EventWatcher } from '../events/types';
 import { withCompanyStates } from './companies';
@@ -72,6 +72,11 @@ export function watchedCompanies(context: IPollFunctions, rows: CompanyRow[]): W
 	if (skipped) {
 		context.logger.warn(
 			`Partner Payroll Trigger: ${skipped} row(s) of the credential's company list have no Company ID and are not watched`,
+		);
+	}
+	if (!chosen.length) {
+		context.logger.warn(
+			'Partner Payroll Trigger: no company of the credential is watched (the list is empty, or no selected company is in it)',
 		);
 	}
 	return chosen.map((row) => ({
@@ -270,10 +275,10 @@ export async function samplePartnerCompanies(
 			const sample = await watcher.sample(connection, company.companyId, budget);
 			if (sample.length) return sample.map((item) => withLabel(item, company.label));
 		} catch (error) {
-			if (budget.isSpent) throw error;
+			if (budget.isSpent) throw asNodeError(context.getNode(), error);
 			firstError ??= error;
 		}
 	}
-	if (firstError !== undefined) throw firstError;
+	if (firstError !== undefined) throw asNodeError(context.getNode(), firstError);
 	return [];
 }
