@@ -1,6 +1,5 @@
 import {
 	NodeConnectionTypes,
-	type IDataObject,
 	type INodeExecutionData,
 	type INodeType,
 	type INodeTypeDescription,
@@ -37,7 +36,7 @@ import {
 import { PollBudget } from './helpers/pollBudget';
 import { readTriggerState, storeEventState } from './helpers/stateStore';
 import { withCompanyState } from './helpers/companies';
-import type { EventWatcher } from './events/types';
+import type { PollInput } from './events/types';
 
 type TriggerEvent = 'newDocument' | 'payrollCompleted';
 
@@ -318,9 +317,10 @@ export class PartnerPayrollTrigger implements INodeType {
 		try {
 			const connection = await connect();
 			const state = readTriggerState(this);
+			const input = { connection, watcher, event, stored: state, budget };
 			const result = connection.companies
-				? await partnerPoll(this, connection, watcher, event, state, budget)
-				: await companyPoll(this, connection, watcher, event, state, budget);
+				? await partnerPoll(this, input)
+				: await companyPoll(this, input);
 			if (dropsResult()) return null;
 			// What answered is stored even when the poll stopped part-way; the rest waits for the next
 			// poll. The other event's state stays (both are bounded): switching back repeats nothing.
@@ -359,17 +359,11 @@ async function companyOf(context: IPollFunctions, connection: Connection): Promi
 }
 
 /** A poll with a per-company credential: one company. */
-async function companyPoll(
-	context: IPollFunctions,
-	connection: Connection,
-	watcher: EventWatcher,
-	event: TriggerEvent,
-	state: IDataObject,
-	budget: PollBudget,
-): Promise<PollOutcome> {
+async function companyPoll(context: IPollFunctions, input: PollInput): Promise<PollOutcome> {
+	const { connection, watcher, event, budget } = input;
 	// At most one introspection per poll, when Company ID is empty.
 	const companyId = await companyOf(context, connection);
-	const stored = watcher.readState(state[event]);
+	const stored = watcher.readState(input.stored[event]);
 	const result = await watcher.check(connection, companyId, stored?.companies[companyId], budget);
 	return {
 		items: result.items,
@@ -381,21 +375,10 @@ async function companyPoll(
 }
 
 /** A poll with the Partner API credential: every watched company of its list. */
-async function partnerPoll(
-	context: IPollFunctions,
-	connection: Connection,
-	watcher: EventWatcher,
-	event: TriggerEvent,
-	state: IDataObject,
-	budget: PollBudget,
-): Promise<PollOutcome> {
+async function partnerPoll(context: IPollFunctions, input: PollInput): Promise<PollOutcome> {
 	const result = await pollPartnerCompanies(context, {
-		connection,
-		watcher,
-		event,
-		companies: watchedCompanies(context, connection.companies ?? []),
-		stored: state,
-		budget,
+		...input,
+		companies: watchedCompanies(context, input.connection.companies ?? []),
 		reportConnectionChanges: context.getNodeParameter('reportConnectionChanges', true) as boolean,
 	});
 	// Every company failed for a reason other than its connection: an error execution, as for one company.
@@ -410,7 +393,7 @@ async function partnerPoll(
 	].filter(Boolean);
 	return {
 		items: result.items,
-		state: { [event]: result.eventState, partner: result.partnerState },
+		state: { [input.event]: result.eventState, partner: result.partnerState },
 		stopped: stopped.length ? stopped.join('; ') : undefined,
 	};
 }

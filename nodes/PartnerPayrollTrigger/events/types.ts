@@ -1,4 +1,4 @@
-import type { INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { Connection } from '../../shared/connection';
 import type { PerCompany } from '../helpers/companies';
@@ -25,4 +25,14 @@ export interface EventWatcher {
 		companyId: string,
 		budget: PollBudget,
 	): Promise<INodeExecutionData[]>;
+}
+
+/** What one poll works with: the credential's connection, the event, this trigger's stored state, the poll's time. */
+export interface PollInput {
+	connection: Connection;
+	watcher: EventWatcher;
+	event: string;
+	/** This trigger's stored state, by key (each event's, and the partner part). */
+	stored: IDataObject;
+	budget: PollBudget;
 }

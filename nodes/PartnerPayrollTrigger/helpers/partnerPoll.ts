@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import {
 	CompanyListError,
@@ -6,7 +6,6 @@ import {
 	type CompanyRow,
 } from '../../../credentials/partnerCompanies';
 import { PartnerPayrollApiError } from '../../shared/apiError';
-import type { Connection } from '../../shared/connection';
 import {
 	connectionChange,
 	type CompanyIdentity,
@@ -14,7 +13,7 @@ import {
 } from '../../shared/connectionHealth';
 import { asNodeError, parameterError } from '../../shared/errors';
 import { inPool } from '../../shared/pool';
-import type { EventWatcher } from '../events/types';
+import type { PollInput } from '../events/types';
 import { withCompanyStates } from './companies';
 import { withLabel } from './items';
 import {
@@ -24,7 +23,6 @@ import {
 	without,
 	type PartnerState,
 } from './partnerState';
-import type { PollBudget } from './pollBudget';
 import { fetchCompanyCountry } from './requests';
 
 // One poll over the companies of the Partner API credential: each company is checked as a trigger
@@ -110,14 +108,8 @@ interface Outcome {
 	failure?: Error;
 }
 
-interface PartnerPollInput {
-	connection: Connection;
-	watcher: EventWatcher;
-	event: string;
+interface PartnerPollInput extends PollInput {
 	companies: WatchedCompany[];
-	/** This trigger's stored state (every event, and the partner part). */
-	stored: IDataObject;
-	budget: PollBudget;
 	reportConnectionChanges: boolean;
 }
 

@@ -2,7 +2,7 @@ import { Settings } from 'luxon';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { PartnerPayrollTrigger } from '../../../nodes/PartnerPayrollTrigger/PartnerPayrollTrigger.node';
-import type { LoggedRequest, SandboxSession } from '../../support/fixtures';
+import { authenticationFor, type LoggedRequest, type SandboxSession } from '../../support/fixtures';
 import { createPoller, type Poller, type TestCredentials } from '../../support/n8n-harness';
 
 export const partnerPayrollTrigger = new PartnerPayrollTrigger();
@@ -28,14 +28,8 @@ export function createTrigger(
 	credentials: TestCredentials,
 	options: { timezone?: string; staticData?: IDataObject; nodeName?: string } = {},
 ): TriggerPoller {
-	const authentication =
-		'partnerPayrollOAuth2Api' in credentials
-			? 'oAuth2'
-			: 'partnerPayrollPartnerApi' in credentials
-				? 'partnerApi'
-				: 'accessToken';
 	const poller = createPoller(partnerPayrollTrigger, {
-		parameters: { authentication, ...parameters },
+		parameters: { authentication: authenticationFor(credentials), ...parameters },
 		credentials,
 		timezone: options.timezone ?? 'Europe/Paris',
 		staticData: options.staticData,

@@ -74,16 +74,7 @@ const after = (trigger: TriggerPoller, parameters: INodeParameters, credentials:
 const jsonOf = (fired: INodeExecutionData[][] | null) =>
 	(fired?.[0] ?? []).map((item) => item.json);
 
-/** API requests since the last clear: the company in the path and the company of the token. */
-async function apiRequests() {
-	return (await session.requests())
-		.filter((request) => request.path.startsWith('/api/'))
-		.map((request) => ({
-			pathCompany: /\/companies(?:-fr)?\/([^/]+)/.exec(request.path)?.[1],
-			tokenCompany: request.tokenCompanyId,
-			status: request.status,
-		}));
-}
+const apiRequests = async () => await session.apiRequestCompanies();
 
 function partnerState(trigger: TriggerPoller): PartnerState {
 	return trigger.state().partner as unknown as PartnerState;
@@ -250,6 +241,29 @@ describe('partner mode: companies added and removed', () => {
 	});
 });
 
+describe('partner mode: a company put back within the retention', () => {
+	it('goes on where it left off: the month it completed while away fires, once', async () => {
+		const credentials = await session.partner(TWELVE);
+		const rows = rowsOf(credentials);
+		const first = createTrigger(PAYROLL, credentials);
+		await first.poll();
+		const cleared = rows.map((row) =>
+			row.companyId === 'FR1002' ? { companyId: '', label: '', accessToken: '' } : row,
+		);
+		const away = after(first, PAYROLL, withRows(credentials, cleared));
+		expect(await away.poll()).toBeNull();
+		await setPayrollStatus(session, 'FR1002', '202611', 'completed', '2026-11-27T10:00:00.000Z');
+		expect(await away.poll()).toBeNull();
+
+		const back = after(away, PAYROLL, credentials);
+		expect(jsonOf(await back.poll())).toEqual([
+			expect.objectContaining({ companyId: 'FR1002', month: '202611', isRerun: false }),
+		]);
+		expect(partnerState(back).removedSince).toEqual({});
+		expect(await back.poll()).toBeNull();
+	});
+});
+
 describe('partner mode: connection health, once per change', () => {
 	it('a revoked token among many: one connectionLost across polls, the others fire, then one connectionRestored', async () => {
 		const credentials = await session.partner(TWELVE);
@@ -295,6 +309,18 @@ describe('partner mode: connection health, once per change', () => {
 		]);
 		expect(await restoredTrigger.poll()).toBeNull();
 		expect(partnerState(restoredTrigger).lost).toEqual({});
+	});
+
+	it('New Document: a UK company whose token is revoked is reported once, the other keeps firing', async () => {
+		const credentials = await session.partner(['GB3001', 'GB7001']);
+		const trigger = createTrigger({ event: 'newDocument' }, credentials);
+		expect(await trigger.poll()).toBeNull();
+		await session.control('POST', '/tokens/revoke', { token: tokenOf(rowsOf(credentials)[1]) });
+		expect(jsonOf(await trigger.poll())).toEqual([
+			expect.objectContaining({ event: 'connectionLost', companyId: 'GB7001' }),
+		]);
+		expect(await trigger.poll()).toBeNull();
+		expect(Object.keys(partnerState(trigger).lost)).toEqual(['GB7001']);
 	});
 
 	it("rows shifted in n8n's editor: each shifted row is a lost connection with its reason, no token goes to another company", async () => {
