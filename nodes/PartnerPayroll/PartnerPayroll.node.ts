@@ -32,7 +32,7 @@ import { insuranceContract } from './resources/insuranceContract';
 import { partnerCredential } from './resources/partnerCredential';
 import { payroll } from './resources/payroll';
 import type { Resource } from './resources/resource';
-import { listPartnerCompanies } from './helpers/partnerCompanies';
+import { listPartnerCompanies } from '../shared/partnerCompanyList';
 
 /**
  * Items of one run in flight at once. Reads go out together (the routing engine started every item at

@@ -7,14 +7,17 @@ import {
 } from 'n8n-workflow';
 
 import { resolveCompanyId } from '../shared/company';
-import { readConnection } from '../shared/connection';
+import { readConnection, type Connection } from '../shared/connection';
 import { credentialTests } from '../shared/credentialTest';
 import { TRIGGER_RATE_LIMIT_ADVICE, asNodeError, failureError } from '../shared/errors';
 import {
-	authenticationField,
 	companyIdField,
-	ACCESS_TOKEN_CHOICE, OAUTH2_CHOICE,
+	nodeAuthenticationField,
+	ACCESS_TOKEN_CHOICE,
+	OAUTH2_CHOICE,
+	PARTNER_CHOICE,
 } from '../shared/descriptions';
+import { listPartnerCompanies } from '../shared/partnerCompanyList';
 import { newDocumentWatcher } from './events/newDocument';
 import { payrollCompletedWatcher } from './events/payrollCompleted';
 import {
@@ -25,12 +28,20 @@ import {
 	reportsFailure,
 	startPoll,
 } from './helpers/activeTriggers';
+import {
+	pollPartnerCompanies,
+	samplePartnerCompanies,
+	watchedCompanies,
+} from './helpers/partnerPoll';
 import { PollBudget } from './helpers/pollBudget';
 import { readTriggerState, storeEventState } from './helpers/stateStore';
+import { withCompanyState } from './helpers/companies';
+import type { PollInput } from './events/types';
 
 type TriggerEvent = 'newDocument' | 'payrollCompleted';
 
 const showFor = (event: TriggerEvent) => ({ show: { event: [event] } });
+const forPartnerApi = { show: { authentication: ['partnerApi'] } };
 
 export class PartnerPayrollTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -51,9 +62,14 @@ export class PartnerPayrollTrigger implements INodeType {
 		credentials: [
 			{ name: 'partnerPayrollApi', testedBy: 'partnerPayrollTokenTest', ...ACCESS_TOKEN_CHOICE },
 			{ name: 'partnerPayrollOAuth2Api', testedBy: 'partnerPayrollTokenTest', ...OAUTH2_CHOICE },
+			{
+				name: 'partnerPayrollPartnerApi',
+				testedBy: 'partnerPayrollCompaniesTest',
+				...PARTNER_CHOICE,
+			},
 		],
 		properties: [
-			authenticationField,
+			nodeAuthenticationField,
 			{
 				displayName: 'Event',
 				name: 'event',
@@ -74,7 +90,49 @@ export class PartnerPayrollTrigger implements INodeType {
 				],
 				default: 'payrollCompleted',
 			},
-			companyIdField,
+			{ ...companyIdField, displayOptions: { hide: { authentication: ['partnerApi'] } } },
+			{
+				displayName: 'Companies',
+				name: 'companies',
+				type: 'options',
+				noDataExpression: true,
+				displayOptions: forPartnerApi,
+				options: [
+					{
+						name: 'All Companies in the Credential',
+						value: 'all',
+						description: 'Every company of the credential, including those added later',
+					},
+					{
+						name: 'Selected Companies',
+						value: 'selected',
+						description: 'The companies chosen below',
+					},
+				],
+				default: 'all',
+				description:
+					'Companies to watch. A company added to the credential starts with a baseline; a removed one stops being watched at once.',
+			},
+			{
+				displayName: 'Selected Company Names or IDs',
+				name: 'companyIds',
+				type: 'multiOptions',
+				typeOptions: { loadOptionsMethod: 'listPartnerCompanies' },
+				required: true,
+				default: [],
+				displayOptions: { show: { authentication: ['partnerApi'], companies: ['selected'] } },
+				description:
+					'Companies of the credential\'s list. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+			{
+				displayName: 'Report Connection Changes',
+				name: 'reportConnectionChanges',
+				type: 'boolean',
+				default: true,
+				displayOptions: forPartnerApi,
+				description:
+					"Whether to emit one item with event connectionLost when a company's token stops working (or its row is broken), and one with event connectionRestored when it works again",
+			},
 			{
 				displayName: 'Months',
 				name: 'months',
@@ -200,14 +258,13 @@ export class PartnerPayrollTrigger implements INodeType {
 		],
 	};
 
-	methods = { credentialTest: credentialTests };
+	methods = { credentialTest: credentialTests, loadOptions: { listPartnerCompanies } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const event = this.getNodeParameter('event', 'payrollCompleted') as TriggerEvent;
 		// Parameters are checked before any request.
 		const watcher =
 			event === 'newDocument' ? newDocumentWatcher(this) : payrollCompletedWatcher(this);
-		const companyIdParameter = String(this.getNodeParameter('companyId', '') ?? '');
 		const budget = new PollBudget(this.getNode());
 		const connect = async () =>
 			// Every request of the poll, the token lookup included, stops at the poll's deadline.
@@ -219,8 +276,15 @@ export class PartnerPayrollTrigger implements INodeType {
 		if (this.getMode() === 'manual') {
 			// "Fetch Test Event": a real sample; the stored state is neither read nor written.
 			const connection = await connect();
-			const companyId = await resolveCompanyId(this, connection, companyIdParameter);
-			const sample = await watcher.sample(connection, companyId, budget);
+			const sample = connection.companies
+				? await samplePartnerCompanies(this, {
+						connection,
+						watcher,
+						event,
+						companies: watchedCompanies(this, connection.companies),
+						budget,
+					})
+				: await watcher.sample(connection, await companyOf(this, connection), budget);
 			if (!sample.length) {
 				throw failureError(
 					this.getNode(),
@@ -243,30 +307,28 @@ export class PartnerPayrollTrigger implements INodeType {
 			this.logger.debug('Partner Payroll Trigger: the previous poll is still running, skipping');
 			return null;
 		}
+		const dropsResult = () => {
+			if (isCurrentPoll(trigger, ticket)) return false;
+			this.logger.debug(
+				'Partner Payroll Trigger: a newer poll or activation runs, dropping this poll',
+			);
+			return true;
+		};
 		try {
 			const connection = await connect();
-			// At most one introspection per poll, when Company ID is empty.
-			const companyId = await resolveCompanyId(this, connection, companyIdParameter);
 			const state = readTriggerState(this);
-			const result = await watcher.check(connection, companyId, state[event], budget);
-			if (!isCurrentPoll(trigger, ticket)) {
-				this.logger.debug(
-					'Partner Payroll Trigger: a newer poll or activation runs, dropping this poll',
-				);
-				return null;
-			}
+			const input = { connection, watcher, event, stored: state, budget };
+			const result = connection.companies
+				? await partnerPoll(this, input)
+				: await companyPoll(this, input);
+			if (dropsResult()) return null;
 			// What answered is stored even when the poll stopped part-way; the rest waits for the next
 			// poll. The other event's state stays (both are bounded): switching back repeats nothing.
-			if (JSON.stringify(state[event]) !== JSON.stringify(result.state)) {
-				storeEventState(this, event, result.state);
+			for (const [key, value] of Object.entries(result.state)) {
+				if (JSON.stringify(state[key]) !== JSON.stringify(value)) storeEventState(this, key, value);
 			}
-			if (result.stopped) {
-				this.logger.warn(
-					`Partner Payroll Trigger: the poll stopped part-way (${result.stopped.message}); the months that did not answer are checked at the next poll`,
-				);
-			} else {
-				endOutage(trigger);
-			}
+			if (result.stopped) this.logger.warn(`Partner Payroll Trigger: ${result.stopped}`);
+			else endOutage(trigger);
 			return result.items.length ? [result.items] : null;
 		} catch (error) {
 			if (!isCurrentPoll(trigger, ticket)) return null;
@@ -281,4 +343,57 @@ export class PartnerPayrollTrigger implements INodeType {
 			endPoll(trigger, ticket);
 		}
 	}
+}
+
+/** What one poll fires and stores (by key of the trigger's state), and why it stopped part-way. */
+interface PollOutcome {
+	items: INodeExecutionData[];
+	state: Record<string, object>;
+	stopped?: string;
+}
+
+/** The company of a per-company credential: Company ID, or the token's (one introspection). */
+async function companyOf(context: IPollFunctions, connection: Connection): Promise<string> {
+	const typed = String(context.getNodeParameter('companyId', '') ?? '');
+	return await resolveCompanyId(context, connection, typed);
+}
+
+/** A poll with a per-company credential: one company. */
+async function companyPoll(context: IPollFunctions, input: PollInput): Promise<PollOutcome> {
+	const { connection, watcher, event, budget } = input;
+	// At most one introspection per poll, when Company ID is empty.
+	const companyId = await companyOf(context, connection);
+	const stored = watcher.readState(input.stored[event]);
+	const result = await watcher.check(connection, companyId, stored?.companies[companyId], budget);
+	return {
+		items: result.items,
+		state: { [event]: withCompanyState(stored, companyId, result.companyState) },
+		stopped: result.stopped
+			? `the poll stopped part-way (${result.stopped.message}); the months that did not answer are checked at the next poll`
+			: undefined,
+	};
+}
+
+/** A poll with the Partner API credential: every watched company of its list. */
+async function partnerPoll(context: IPollFunctions, input: PollInput): Promise<PollOutcome> {
+	const result = await pollPartnerCompanies(context, {
+		...input,
+		companies: watchedCompanies(context, input.connection.companies ?? []),
+		reportConnectionChanges: context.getNodeParameter('reportConnectionChanges', true) as boolean,
+	});
+	// Every company failed for a reason other than its connection: an error execution, as for one company.
+	if (result.failedAsWhole && result.failed) throw result.failed.first;
+	const stopped = [
+		result.notReached
+			? `${result.notReached} company(ies) were not reached in the poll's time; they are checked first at the next poll`
+			: '',
+		result.failed
+			? `${result.failed.count} company(ies) failed (${result.failed.first.message}); they are checked again at the next poll`
+			: '',
+	].filter(Boolean);
+	return {
+		items: result.items,
+		state: { [input.event]: result.eventState, partner: result.partnerState },
+		stopped: stopped.length ? stopped.join('; ') : undefined,
+	};
 }

@@ -8,8 +8,12 @@ const { sandboxControl } = require('../lib/sandbox');
 const CLI = path.resolve(__dirname, '..', '..', 'sandbox', 'cli.js');
 const START_TIMEOUT_MS = 30_000;
 
-async function startSandboxProcess({ accountingLines, paymentFileBytes }) {
-	const args = [CLI, '--port', '0', '--json', '--accounting-lines', String(accountingLines), '--payment-file-bytes', String(paymentFileBytes)];
+async function startSandboxProcess({ accountingLines, paymentFileBytes, generatedCompanies }) {
+	const args = [CLI, '--port', '0', '--json'];
+	if (accountingLines !== undefined) args.push('--accounting-lines', String(accountingLines));
+	if (paymentFileBytes !== undefined) args.push('--payment-file-bytes', String(paymentFileBytes));
+	// A partner's many client companies (FR5001, ES6001, GB7001, ... after the seeded four).
+	if (generatedCompanies) args.push('--generated-companies', String(generatedCompanies));
 	const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
 	const info = await new Promise((resolve, reject) => {
 		let buffered = '';

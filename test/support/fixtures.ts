@@ -74,6 +74,19 @@ export class SandboxSession {
 		return (await this.control('GET', '/requests')) as LoggedRequest[];
 	}
 
+	/** API requests since the last clear: the company in the path, the company of the token, the status. */
+	async apiRequestCompanies(): Promise<
+		Array<{ pathCompany?: string; tokenCompany?: string | null; status: number }>
+	> {
+		return (await this.requests())
+			.filter((request) => request.path.startsWith('/api/'))
+			.map((request) => ({
+				pathCompany: /\/companies(?:-fr)?\/([^/]+)/.exec(request.path)?.[1],
+				tokenCompany: request.tokenCompanyId,
+				status: request.status,
+			}));
+	}
+
 	async clearRequests(): Promise<void> {
 		await this.control('DELETE', '/requests');
 	}
@@ -154,6 +167,12 @@ export class SandboxSession {
 	}
 }
 
+/** The Authentication parameter that selects the credential a test gives (access token by default). */
+export function authenticationFor(credentials: TestCredentials): string {
+	if ('partnerPayrollOAuth2Api' in credentials) return 'oAuth2';
+	return 'partnerPayrollPartnerApi' in credentials ? 'partnerApi' : 'accessToken';
+}
+
 /** Runs the Partner Payroll node with the access-token credential unless the parameters say otherwise. */
 export async function runPartnerPayroll(
 	parameters: INodeParameters,
@@ -163,14 +182,8 @@ export async function runPartnerPayroll(
 		'items' | 'continueOnFail' | 'abortSignal' | 'runExecutionData' | 'executeOnce'
 	> = {},
 ): Promise<INodeExecutionData[]> {
-	const authentication =
-		'partnerPayrollOAuth2Api' in credentials
-			? 'oAuth2'
-			: 'partnerPayrollPartnerApi' in credentials
-				? 'partnerApi'
-				: 'accessToken';
 	return await runDeclarativeNode(partnerPayroll, {
-		parameters: { authentication, ...parameters },
+		parameters: { authentication: authenticationFor(credentials), ...parameters },
 		credentials,
 		...options,
 	});

@@ -4,7 +4,6 @@ import type { Connection } from '../../shared/connection';
 import { withListedDocumentPdf } from '../../shared/documents';
 import { parameterError } from '../../shared/errors';
 import { mayPassLater } from '../../shared/apiError';
-import { withCompanyState } from '../helpers/companies';
 import {
 	DOCUMENT_TYPES,
 	advanceDocumentState,
@@ -131,9 +130,10 @@ export function newDocumentWatcher(context: IPollFunctions): EventWatcher {
 	}
 
 	return {
-		async check(connection, companyId, stored, budget) {
-			const previous = readDocumentState(stored);
-			const known = previous?.companies[companyId];
+		readState: readDocumentState,
+
+		async check(connection, companyId, knownState, budget) {
+			const known = knownState as CompanyDocumentState | undefined;
 			if (!known) {
 				context.logger.debug(
 					`Partner Payroll Trigger: first poll for company ${companyId}, recording the listed documents`,
@@ -165,7 +165,7 @@ export function newDocumentWatcher(context: IPollFunctions): EventWatcher {
 				);
 			}
 			return {
-				state: withCompanyState(previous, companyId, { ...state, waiting }),
+				companyState: { ...state, waiting },
 				items: [...gone, ...items],
 			};
 		},

@@ -3,7 +3,6 @@ import type { IPollFunctions } from 'n8n-workflow';
 import { PartnerPayrollApiError, mayPassLater } from '../../shared/apiError';
 import type { Connection } from '../../shared/connection';
 import { parameterError } from '../../shared/errors';
-import { withCompanyState } from '../helpers/companies';
 import { payrollItem, type PayrollItemContext } from '../helpers/items';
 import {
 	currentMonthIn,
@@ -16,6 +15,7 @@ import {
 	planPoll,
 	readPayrollState,
 	sampleMonth,
+	type CompanyPayrollState,
 	type PayrollStatusAnswer,
 } from '../helpers/payrollState';
 import type { PollBudget } from '../helpers/pollBudget';
@@ -84,9 +84,10 @@ export function payrollCompletedWatcher(context: IPollFunctions): EventWatcher {
 	});
 
 	return {
-		async check(connection, companyId, stored, budget) {
-			const previous = readPayrollState(stored);
-			const known = previous?.companies[companyId];
+		readState: readPayrollState,
+
+		async check(connection, companyId, knownState, budget) {
+			const known = knownState as CompanyPayrollState | undefined;
 			if (!known) {
 				context.logger.debug(
 					`Partner Payroll Trigger: first poll for company ${companyId}, recording the baseline`,
@@ -117,7 +118,7 @@ export function payrollCompletedWatcher(context: IPollFunctions): EventWatcher {
 					transition.isRerun,
 				),
 			);
-			return { state: withCompanyState(previous, companyId, state), items, stopped };
+			return { companyState: state, items, stopped };
 		},
 
 		async sample(connection, companyId, budget) {

@@ -1,6 +1,10 @@
 // Both events keep what they know per company, so switching the company and back repeats nothing.
 // Recency is a list of its own: the key order of a stored object puts integer-like ids first.
 
+/**
+ * Companies kept with a per-company credential (one company per poll, switched by editing Company
+ * ID). With the Partner API credential the credential's list is the bound instead (partnerState.ts).
+ */
 export const MAX_COMPANIES = 10;
 
 /** One event's stored state: each company's part, and the companies from least to most recently polled. */
@@ -40,5 +44,24 @@ export function withCompanyState<T>(
 	for (const id of recent) {
 		companies[id] = id === companyId ? companyState : stored!.companies[id];
 	}
+	return { companies, recent };
+}
+
+/**
+ * The state with the parts of many companies replaced (made the most recent, in the given order) and
+ * the companies of `forget` dropped: a poll over the Partner API credential's companies, bounded by
+ * the list itself rather than by MAX_COMPANIES.
+ */
+export function withCompanyStates<T>(
+	stored: PerCompany<T> | undefined,
+	updates: Map<string, T>,
+	forget: Set<string> = new Set(),
+): PerCompany<T> {
+	const recent = [
+		...(stored?.recent ?? []).filter((id) => !updates.has(id) && !forget.has(id)),
+		...[...updates.keys()].filter((id) => !forget.has(id)),
+	];
+	const companies: Record<string, T> = {};
+	for (const id of recent) companies[id] = updates.get(id) ?? stored!.companies[id];
 	return { companies, recent };
 }

@@ -50,3 +50,9 @@ export function documentItem(companyId: string, document: ListedDocument): INode
 		},
 	};
 }
+
+/** With the Partner API credential: the item names the company's label too, right after its id. */
+export function withLabel(item: INodeExecutionData, label: string): INodeExecutionData {
+	const { companyId, ...fields } = item.json;
+	return { ...item, json: { companyId, label, ...fields } };
+}

@@ -31,6 +31,22 @@ export async function fetchPayrollStatus(
 	};
 }
 
+/** The company's country (FR, ES, GB), from its record: New Document watches UK companies only. */
+export async function fetchCompanyCountry(
+	context: IPollFunctions,
+	connection: Connection,
+	companyId: string,
+): Promise<string> {
+	const { body } = await apiRequest(context, connection, {
+		method: 'GET',
+		path: companyPath(companyId),
+	});
+	if (!isObject(body) || typeof body.country !== 'string') {
+		throw failureError(context.getNode(), 'malformedAnswer');
+	}
+	return body.country;
+}
+
 const LISTING_PATHS: Record<DocumentType, string> = {
 	autoEnrolment: '/auto-enrolment-documents',
 	incomeTax: '/income-taxes-documents',

@@ -17,21 +17,45 @@ describe('Partner Payroll Trigger description', () => {
 		expect(description.usableAsTool).toBeUndefined();
 	});
 
-	it("uses the node's per-company credentials and authentication choices (the Partner API one is the node's only, for now)", () => {
+	it("uses the node's credentials and authentication choices, the Partner API one included", () => {
 		const node = new PartnerPayroll().description;
 		// The n8n API credential serves the node's Remove Company only.
-		const perCompany = node.credentials!.filter(
-			(credential) =>
-				!['partnerPayrollPartnerApi', 'partnerPayrollN8nApi'].includes(credential.name),
+		const polled = node.credentials!.filter(
+			(credential) => credential.name !== 'partnerPayrollN8nApi',
 		);
-		expect(description.credentials).toEqual(perCompany);
+		expect(description.credentials).toEqual(polled);
 		const choices = (name: string, properties: typeof node.properties) =>
 			properties.find((property) => property.name === name)?.options;
 		expect(choices('authentication', description.properties)).toEqual(
-			choices('authentication', node.properties)!.filter(
-				(option) => 'value' in option && option.value !== 'partnerApi',
-			),
+			choices('authentication', node.properties),
 		);
+		expect(partnerPayrollTrigger.methods?.loadOptions?.listPartnerCompanies).toBe(
+			(new PartnerPayroll().methods.loadOptions as Record<string, unknown>).listPartnerCompanies,
+		);
+	});
+
+	it('with the Partner API credential: Companies (all by default) instead of Company ID, and connection changes reported by default', () => {
+		const node = { typeVersion: 1 } as INode;
+		const shown = (name: string, parameters: object) =>
+			description.properties
+				.filter((property) => property.name === name)
+				.some((property) =>
+					NodeHelpers.displayParameter(parameters as never, property, node, description),
+				);
+		const partner = { authentication: 'partnerApi', event: 'payrollCompleted', companies: 'all' };
+		expect(shown('companyId', partner)).toBe(false);
+		expect(shown('companies', partner)).toBe(true);
+		expect(shown('companyIds', partner)).toBe(false);
+		expect(shown('companyIds', { ...partner, companies: 'selected' })).toBe(true);
+		expect(shown('reportConnectionChanges', partner)).toBe(true);
+		const oauth = { authentication: 'oAuth2', event: 'payrollCompleted' };
+		expect(shown('companyId', oauth)).toBe(true);
+		expect(shown('companies', oauth)).toBe(false);
+		expect(shown('reportConnectionChanges', oauth)).toBe(false);
+		const defaults = Object.fromEntries(
+			description.properties.map((property) => [property.name, property.default]),
+		);
+		expect(defaults).toMatchObject({ companies: 'all', reportConnectionChanges: true });
 	});
 
 	it('defaults: payrollCompleted, current and previous month', () => {

@@ -2,7 +2,7 @@ import { Settings } from 'luxon';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { PartnerPayrollTrigger } from '../../../nodes/PartnerPayrollTrigger/PartnerPayrollTrigger.node';
-import type { LoggedRequest, SandboxSession } from '../../support/fixtures';
+import { authenticationFor, type LoggedRequest, type SandboxSession } from '../../support/fixtures';
 import { createPoller, type Poller, type TestCredentials } from '../../support/n8n-harness';
 
 export const partnerPayrollTrigger = new PartnerPayrollTrigger();
@@ -22,15 +22,14 @@ export interface TriggerPoller extends Poller {
 	takeSave(): boolean;
 }
 
-/** A poller of the trigger with the access-token credential unless the credentials say otherwise. */
+/** A poller of the trigger with the authentication its credential calls for. */
 export function createTrigger(
 	parameters: INodeParameters,
 	credentials: TestCredentials,
 	options: { timezone?: string; staticData?: IDataObject; nodeName?: string } = {},
 ): TriggerPoller {
-	const authentication = 'partnerPayrollOAuth2Api' in credentials ? 'oAuth2' : 'accessToken';
 	const poller = createPoller(partnerPayrollTrigger, {
-		parameters: { authentication, ...parameters },
+		parameters: { authentication: authenticationFor(credentials), ...parameters },
 		credentials,
 		timezone: options.timezone ?? 'Europe/Paris',
 		staticData: options.staticData,

@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { companyName, readCompanyRows } from '../../../credentials/partnerCompanies';
+import { companyName, readCompanyRows } from '../../credentials/partnerCompanies';
 
 /**
  * The Company list of the Partner API credential: ids and labels, never a token. A row that cannot

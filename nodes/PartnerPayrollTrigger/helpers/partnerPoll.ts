@@ -1,0 +1,276 @@
+import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+
+import {
+	CompanyListError,
+	companyName,
+	type CompanyRow,
+} from '../../../credentials/partnerCompanies';
+import { PartnerPayrollApiError } from '../../shared/apiError';
+import {
+	connectionChange,
+	type CompanyIdentity,
+	type ConnectionObservation,
+} from '../../shared/connectionHealth';
+import { asNodeError, parameterError } from '../../shared/errors';
+import { inPool } from '../../shared/pool';
+import type { PollInput } from '../events/types';
+import { withCompanyStates } from './companies';
+import { withLabel } from './items';
+import {
+	pollOrder,
+	readPartnerState,
+	removedCompanies,
+	without,
+	type PartnerState,
+} from './partnerState';
+import { fetchCompanyCountry } from './requests';
+
+// One poll over the companies of the Partner API credential: each company is checked as a trigger
+// with its own credential would check it, several at once under the shared pace, and one company's
+// failure (a revoked token, a broken row, a failing service) never stops the others.
+
+/**
+ * Companies checked at once. The service's rate limit sets the pace (the shared pacer); this only
+ * keeps enough requests in flight to reach it, as the node's items in flight do.
+ */
+export const COMPANIES_IN_FLIGHT = 16;
+
+/** The country whose companies have the New Document listings. */
+const DOCUMENT_COUNTRY = 'GB';
+
+/** A company of the credential the trigger watches: its id and label, or its row's problem. */
+export interface WatchedCompany extends CompanyIdentity {
+	problem?: string;
+}
+
+/**
+ * The companies the Companies parameter chooses, in the credential's order: every row with a
+ * Company ID, or those selected. A selected company that left the credential is not watched.
+ */
+export function watchedCompanies(context: IPollFunctions, rows: CompanyRow[]): WatchedCompany[] {
+	const scope = String(context.getNodeParameter('companies', 'all'));
+	const listed = rows.filter((row) => row.companyId !== '');
+	let chosen = listed;
+	if (scope === 'selected') {
+		// An expression may give "FR1001,GB3001" instead of a list.
+		const value = context.getNodeParameter('companyIds', []) as unknown;
+		const selected = (Array.isArray(value) ? value : String(value ?? '').split(','))
+			.map((companyId) => String(companyId).trim())
+			.filter(Boolean);
+		if (!selected.length) {
+			throw parameterError(
+				context.getNode(),
+				'Selected Companies needs at least one company of the credential',
+				{ description: 'Choose companies from the list, or set Companies to All Companies.' },
+			);
+		}
+		chosen = listed.filter((row) => selected.includes(row.companyId));
+	}
+	const skipped = rows.length - listed.length;
+	if (skipped) {
+		context.logger.warn(
+			`Partner Payroll Trigger: ${skipped} row(s) of the credential's company list have no Company ID and are not watched`,
+		);
+	}
+	if (!chosen.length) {
+		context.logger.warn(
+			'Partner Payroll Trigger: no company of the credential is watched (the list is empty, or no selected company is in it)',
+		);
+	}
+	return chosen.map((row) => ({
+		companyId: row.companyId,
+		label: row.label || row.companyId,
+		...(row.problem ? { problem: row.problem } : {}),
+	}));
+}
+
+/** Why a company's connection is lost, when its check failed because of its token or its row. */
+function lostConnectionReason(error: unknown, company: CompanyIdentity): string | undefined {
+	if (error instanceof PartnerPayrollApiError && error.httpCode === '401') {
+		return `The token of company ${companyName(company)} is invalid or has been revoked (the service answered 401). Connect the company again.`;
+	}
+	const cause = (error as { cause?: unknown } | undefined)?.cause;
+	for (const candidate of [error, cause]) {
+		if (candidate instanceof CompanyListError) return candidate.message;
+	}
+	return undefined;
+}
+
+/** What one company's check gave. */
+interface Outcome {
+	items: INodeExecutionData[];
+	companyState?: object;
+	country?: string;
+	observation?: ConnectionObservation;
+	/** Its check did not finish in the poll's time. */
+	notReached?: boolean;
+	/** A failure that is not its connection (a 5xx after every attempt, a refused scope). */
+	failure?: Error;
+}
+
+interface PartnerPollInput extends PollInput {
+	companies: WatchedCompany[];
+	reportConnectionChanges: boolean;
+}
+
+export interface PartnerPollResult {
+	items: INodeExecutionData[];
+	eventState: object;
+	partnerState: PartnerState;
+	/** The first failure of a company, when some failed (logged; the others' results stand). */
+	failed?: { count: number; first: Error };
+	/** Every company failed and nothing changed: the poll failed as a whole. */
+	failedAsWhole: boolean;
+	notReached: number;
+}
+
+/** Checks every watched company once, `COMPANIES_IN_FLIGHT` at a time, and works out the next state. */
+export async function pollPartnerCompanies(
+	context: IPollFunctions,
+	input: PartnerPollInput,
+): Promise<PartnerPollResult> {
+	const { connection, watcher, event, companies, budget } = input;
+	const eventState = watcher.readState(input.stored[event]);
+	const partner = readPartnerState(input.stored.partner);
+	const byId = new Map(companies.map((company) => [company.companyId, company]));
+	const order = pollOrder([...byId.keys()], partner.notReached);
+	const outcomes = new Map<string, Outcome>();
+
+	async function checkCompany(company: WatchedCompany): Promise<Outcome> {
+		if (company.problem)
+			return { items: [], observation: { works: false, reason: company.problem } };
+		const { companyId } = company;
+		let country: string | undefined;
+		try {
+			if (event === 'newDocument') {
+				country = partner.countries[companyId];
+				if (country === undefined) {
+					budget.check();
+					country = await fetchCompanyCountry(context, connection, companyId);
+				}
+				if (country !== DOCUMENT_COUNTRY) {
+					return {
+						items: [],
+						country,
+						...(partner.countries[companyId] ? {} : { observation: { works: true } }),
+					};
+				}
+			}
+			const result = await watcher.check(
+				connection,
+				companyId,
+				eventState?.companies[companyId],
+				budget,
+			);
+			if (result.stopped) {
+				context.logger.warn(
+					`Partner Payroll Trigger: company ${companyId} stopped part-way (${result.stopped.message}); what did not answer is checked at the next poll`,
+				);
+			}
+			return {
+				items: result.items.map((item) => withLabel(item, company.label)),
+				companyState: result.companyState,
+				country,
+				observation: { works: true },
+				notReached: result.stopped !== undefined && budget.isSpent,
+			};
+		} catch (error) {
+			const reason = lostConnectionReason(error, company);
+			if (reason) return { items: [], country, observation: { works: false, reason } };
+			if (budget.isSpent) return { items: [], country, notReached: true };
+			context.logger.warn(
+				`Partner Payroll Trigger: company ${companyId} failed this poll and is checked again at the next one: ${(error as Error).message}`,
+			);
+			return { items: [], country, failure: error as Error };
+		}
+	}
+
+	await inPool(order, COMPANIES_IN_FLIGHT, async (companyId) => {
+		// Past the poll's time no company starts: those left are checked first next time.
+		if (budget.isSpent) return false;
+		outcomes.set(companyId, await checkCompany(byId.get(companyId)!));
+		return true;
+	});
+
+	const items: INodeExecutionData[] = [];
+	const updates = new Map<string, object>();
+	const lost = { ...partner.lost };
+	const countries = { ...partner.countries };
+	const notReached: string[] = [];
+	const failures: Error[] = [];
+	let healthChanged = false;
+	for (const companyId of order) {
+		const outcome = outcomes.get(companyId);
+		if (!outcome || outcome.notReached) notReached.push(companyId);
+		if (!outcome) continue;
+		const company = byId.get(companyId)!;
+		if (outcome.observation) {
+			const change = connectionChange(company, lost[companyId], outcome.observation);
+			if (change.health === undefined) delete lost[companyId];
+			else lost[companyId] = change.health;
+			if (change.item && input.reportConnectionChanges) items.push({ json: change.item });
+			healthChanged ||= change.item !== undefined;
+		}
+		items.push(...outcome.items);
+		if (outcome.companyState) updates.set(companyId, outcome.companyState);
+		if (outcome.country !== undefined) countries[companyId] = outcome.country;
+		if (outcome.failure) failures.push(outcome.failure);
+	}
+
+	const watched = [...byId.keys()];
+	const known = [
+		...(eventState?.recent ?? []),
+		...Object.keys(lost),
+		...Object.keys(countries),
+		...Object.keys(partner.removedSince),
+	];
+	const { removedSince, forget } = removedCompanies(partner, known, watched, Date.now());
+	for (const companyId of Object.keys(removedSince)) {
+		// A company no longer watched has no connection to report: it is reported again if it comes back lost.
+		delete lost[companyId];
+	}
+	return {
+		items,
+		eventState: withCompanyStates(eventState, updates, forget),
+		partnerState: {
+			// Without the option, nothing is remembered: turning it on reports the losses of that moment.
+			lost: input.reportConnectionChanges ? without(lost, forget) : {},
+			countries: without(countries, forget),
+			removedSince,
+			notReached,
+		},
+		...(failures.length ? { failed: { count: failures.length, first: failures[0] } } : {}),
+		failedAsWhole: failures.length > 0 && updates.size === 0 && !healthChanged,
+		notReached: notReached.length,
+	};
+}
+
+/**
+ * "Fetch Test Event" over the credential's companies: the sample of the first company that has one,
+ * with its label; no state is read or written. Throws the first company's error when none answered.
+ */
+export async function samplePartnerCompanies(
+	context: IPollFunctions,
+	input: Pick<PartnerPollInput, 'connection' | 'watcher' | 'event' | 'companies' | 'budget'>,
+): Promise<INodeExecutionData[]> {
+	const { connection, watcher, event, companies, budget } = input;
+	let firstError: unknown;
+	for (const company of companies.filter((candidate) => !candidate.problem)) {
+		try {
+			budget.check();
+			if (
+				event === 'newDocument' &&
+				(await fetchCompanyCountry(context, connection, company.companyId)) !== DOCUMENT_COUNTRY
+			) {
+				continue;
+			}
+			const sample = await watcher.sample(connection, company.companyId, budget);
+			if (sample.length) return sample.map((item) => withLabel(item, company.label));
+		} catch (error) {
+			if (budget.isSpent) throw asNodeError(context.getNode(), error);
+			firstError ??= error;
+		}
+	}
+	if (firstError !== undefined) throw asNodeError(context.getNode(), firstError);
+	return [];
+}
