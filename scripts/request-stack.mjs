@@ -5,7 +5,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 
-const [entry = 'nodes/PartnerPayroll/resources/payroll/index.ts', ...flags] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const flags = args.filter((arg) => arg.startsWith('--'));
+const [entry = 'nodes/PartnerPayroll/resources/payroll/index.ts'] = args.filter((arg) => !arg.startsWith('--'));
 
 function resolveImport(from, specifier) {
 	const base = resolve(dirname(from), specifier);
