@@ -189,6 +189,20 @@ export function withoutCompany(
 }
 
 /**
+ * n8n's own fields on every credential with `authenticate` (the HTTP Request node's domain
+ * restriction), as stored (n8n's default "All" when never set). n8n 2.8.4 checks a partial PATCH's data
+ * against the credential's schema before merging, and its if/then asks for Allowed Domains whenever
+ * Allowed HTTP Request Domains is absent; sent as they are, nothing the user chose changes.
+ */
+function domainRestriction(stored: IDataObject): IDataObject {
+	const choice =
+		typeof stored.allowedHttpRequestDomains === 'string' ? stored.allowedHttpRequestDomains : 'all';
+	return choice === 'domains'
+		? { allowedHttpRequestDomains: choice, allowedDomains: String(stored.allowedDomains ?? '') }
+		: { allowedHttpRequestDomains: choice };
+}
+
+/**
  * Changes the node's Partner API credential's company list under the lock: reads it afresh, writes
  * what `change` makes of it, reads it again and checks with `isThere` that the change is stored.
  */
@@ -199,9 +213,10 @@ export async function changeCompanyList<T>(
 ): Promise<T> {
 	const credentialId = partnerCredentialId(context);
 	return await underCredentialLock(credentialId, async () => {
-		const { rows, result } = change(storedRows(await context.getCredentials(PARTNER_CREDENTIAL)));
+		const stored = await context.getCredentials(PARTNER_CREDENTIAL);
+		const { rows, result } = change(storedRows(stored));
 		await n8nApiRequest(context, 'PATCH', `/credentials/${encodeURIComponent(credentialId)}`, {
-			data: { companies: { company: rows } },
+			data: { companies: { company: rows }, ...domainRestriction(stored) },
 			isPartialData: true,
 		});
 		if (!isThere(readCompanyRows(await context.getCredentials(PARTNER_CREDENTIAL)))) {

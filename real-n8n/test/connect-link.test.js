@@ -103,7 +103,13 @@ beforeAll(async () => {
 		await page.locator('#consent').waitFor();
 		await page.locator('#company').selectOption(companyId);
 		await page.locator('#accept').click();
-		await page.getByText('Connected:').waitFor();
+		// What the administrator saw, when it is not the connected page: the reason of a failure.
+		await page
+			.getByText('Connected:')
+			.waitFor()
+			.catch(async (error) => {
+				throw new Error(`${error.message}\nThe page said: ${await page.locator('body').innerText()}`);
+			});
 		pages.push({ companyId, url: page.url(), text: await page.locator('body').innerText(), html: await page.content() });
 		await page.close();
 	}

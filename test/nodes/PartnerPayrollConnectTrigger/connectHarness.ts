@@ -111,6 +111,15 @@ export class FakeN8nApi {
 			const stored = this.credentials.get(decodeURIComponent(id));
 			if (!stored) return { status: 404, json: { message: 'Credential not found' } };
 			const body = JSON.parse(request.body) as { data: IDataObject; isPartialData?: boolean };
+			// n8n 2.8.4 validates the body's data against the credential's schema before merging: the
+			// if/then of its own domain fields (added to every credential with authenticate) asks for
+			// Allowed Domains whenever Allowed HTTP Request Domains is absent (lab, connect-link.test.js).
+			if (body.data.allowedHttpRequestDomains === undefined) {
+				return {
+					status: 400,
+					json: { message: 'request.body.data requires property "allowedDomains"' },
+				};
+			}
 			// n8n 2.8.4 and 2.40.7: a top-level merge, then masked values restored by position.
 			stored.data = (
 				body.isPartialData ? unredact({ ...stored.data, ...body.data }, stored.data) : body.data
