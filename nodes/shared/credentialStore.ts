@@ -190,9 +190,8 @@ export function withoutCompany(
 
 /**
  * n8n's own fields on every credential with `authenticate` (the HTTP Request node's domain
- * restriction), as stored (n8n's default "All" when never set). n8n 2.8.4 checks a partial PATCH's data
- * against the credential's schema before merging, and its if/then asks for Allowed Domains whenever
- * Allowed HTTP Request Domains is absent; sent as they are, nothing the user chose changes.
+ * restriction), as stored (n8n's default "All" when never set): n8n 2.8.4's schema check asks for
+ * Allowed Domains whenever Allowed HTTP Request Domains is absent. Sent as stored, nothing changes.
  */
 function domainRestriction(stored: IDataObject): IDataObject {
 	const choice =
@@ -216,7 +215,9 @@ export async function changeCompanyList<T>(
 		const stored = await context.getCredentials(PARTNER_CREDENTIAL);
 		const { rows, result } = change(storedRows(stored));
 		await n8nApiRequest(context, 'PATCH', `/credentials/${encodeURIComponent(credentialId)}`, {
-			data: { companies: { company: rows }, ...domainRestriction(stored) },
+			// The whole credential as read under the lock, with the new list: n8n 2.8.4 checks a partial
+			// PATCH's data against the credential's schema before merging (its required fields included).
+			data: { ...stored, ...domainRestriction(stored), companies: { company: rows } },
 			isPartialData: true,
 		});
 		if (!isThere(readCompanyRows(await context.getCredentials(PARTNER_CREDENTIAL)))) {

@@ -111,13 +111,17 @@ export class FakeN8nApi {
 			const stored = this.credentials.get(decodeURIComponent(id));
 			if (!stored) return { status: 404, json: { message: 'Credential not found' } };
 			const body = JSON.parse(request.body) as { data: IDataObject; isPartialData?: boolean };
-			// n8n 2.8.4 validates the body's data against the credential's schema before merging: the
-			// if/then of its own domain fields (added to every credential with authenticate) asks for
-			// Allowed Domains whenever Allowed HTTP Request Domains is absent (lab, connect-link.test.js).
-			if (body.data.allowedHttpRequestDomains === undefined) {
+			// n8n 2.8.4 validates the body's data against the credential's schema before merging, even a
+			// partial one: its required fields, and the if/then of its own domain fields (added to every
+			// credential with authenticate) that asks for Allowed Domains whenever Allowed HTTP Request
+			// Domains is absent (found by the lab's connect-link.test.js).
+			const missing = ['baseUrl', 'authServerUrl', 'allowedHttpRequestDomains'].find(
+				(field) => body.data[field] === undefined,
+			);
+			if (missing) {
 				return {
 					status: 400,
-					json: { message: 'request.body.data requires property "allowedDomains"' },
+					json: { message: `request.body.data requires property "${missing}"` },
 				};
 			}
 			// n8n 2.8.4 and 2.40.7: a top-level merge, then masked values restored by position.
