@@ -1,0 +1,196 @@
+import {
+	NodeOperationError,
+	type IHookFunctions,
+	type ICredentialDataDecryptedObject,
+	type IDataObject,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { isCompanyId } from '../../../credentials/partnerCompanies';
+import {
+	ListChangeLost,
+	N8nApiProblem,
+	changeCompanyList,
+	n8nApiRequest,
+	withCompany,
+} from '../../shared/credentialStore';
+import { withoutTrailingSlashes } from '../../shared/connection';
+import { requestedScopes } from '../../shared/credentialTest';
+import { hasControlCharacter } from '../../shared/ids';
+import { exchangeCode } from './exchange';
+import { PARTNER_MUST_FINISH, sendPage, sendRedirect } from './pages';
+import { signConnectedPage, signState } from './state';
+
+// The connect link's two ways: on to the consent page, and back from it with a code.
+
+export const LOG_PREFIX = 'Partner Payroll Connect Trigger:';
+const MAX_LABEL_LENGTH = 100;
+
+/** Answered, and no execution. */
+export const NOTHING_STARTED: IWebhookResponseData = { noWebhookResponse: true };
+
+/** Answered, and one execution with this item. */
+const started = (item: IDataObject): IWebhookResponseData => ({
+	noWebhookResponse: true,
+	workflowData: [[{ json: item }]],
+});
+
+/** A query value as one string (a repeated parameter is refused by taking none). */
+export const queryValue = (query: IDataObject, name: string) =>
+	typeof query[name] === 'string' ? (query[name] as string) : '';
+
+/** What the connect link needs of the Partner API credential, or what is missing. */
+export function connectSetupProblem(partner: ICredentialDataDecryptedObject): string | undefined {
+	const missing = [
+		['Authorization Server URL', withoutTrailingSlashes(partner.authServerUrl)],
+		['Client ID', String(partner.clientId ?? '').trim()],
+		['Client Secret', String(partner.clientSecret ?? '')],
+	].filter(([, value]) => value === '');
+	if (missing.length) {
+		return `The Partner API credential has no ${missing.map(([name]) => name).join(', ')}: the connect link needs them.`;
+	}
+	if (!URL.canParse(withoutTrailingSlashes(partner.authServerUrl))) {
+		return 'The Authorization Server URL of the Partner API credential is not a URL.';
+	}
+	return undefined;
+}
+
+/** The connect link itself: on to the provider's consent page, with a signed state. */
+export function sendToConsent(
+	context: IWebhookFunctions,
+	label: string,
+	clientSecret: string,
+	partner: ICredentialDataDecryptedObject,
+	redirectUri: string,
+): IWebhookResponseData {
+	const trimmed = label.trim();
+	if (trimmed.length > MAX_LABEL_LENGTH || hasControlCharacter(trimmed)) {
+		sendPage(context, 400, 'This link is not valid', [
+			`The label in the link must be text of at most ${MAX_LABEL_LENGTH} characters. Ask your partner for the link again.`,
+		]);
+		return NOTHING_STARTED;
+	}
+	const authorize = new URL(`${withoutTrailingSlashes(partner.authServerUrl)}/authorize`);
+	authorize.searchParams.set('response_type', 'code');
+	authorize.searchParams.set('client_id', String(partner.clientId).trim());
+	authorize.searchParams.set('redirect_uri', redirectUri);
+	const scopes = requestedScopes({ scopes: context.getNodeParameter('scopes', []) as string[] });
+	authorize.searchParams.set('scope', scopes.join(' '));
+	authorize.searchParams.set('state', signState(trimmed, clientSecret));
+	sendRedirect(context, authorize.toString());
+	return NOTHING_STARTED;
+}
+
+/** Back from the consent page with a code: exchange, check, save, answer. */
+export async function connect(
+	context: IWebhookFunctions,
+	partner: ICredentialDataDecryptedObject,
+	code: string,
+	redirectUri: string,
+	label: string,
+): Promise<IWebhookResponseData> {
+	// The partner learns what failed from the execution's item and the log; the page says no more
+	// than what the administrator can do.
+	const failed = (status: number, title: string, page: string, problem: string, companyId = '') => {
+		context.logger.error(`${LOG_PREFIX} ${problem}`);
+		sendPage(context, status, title, [page]);
+		return started({ connected: false, ...(companyId ? { companyId } : {}), label, problem });
+	};
+	// Before the code is used: exchanging it replaces the company's token at the service, so a
+	// token that could not be saved would leave the company's row with a dead token.
+	try {
+		await n8nApiRequest(context, 'GET', '/credentials?limit=1');
+	} catch (error) {
+		if (!(error instanceof N8nApiProblem))
+			throw new NodeOperationError(context.getNode(), error as Error);
+		return failed(
+			503,
+			'Not connected yet',
+			PARTNER_MUST_FINISH,
+			`Nothing was connected (the code was not used, so the company's current token still works): ${error.message}`,
+		);
+	}
+
+	let exchanged;
+	try {
+		exchanged = await exchangeCode(context, partner, code, redirectUri);
+	} catch (error) {
+		const why = (error as Error).message;
+		return failed(
+			502,
+			'Not connected',
+			'The payroll service did not confirm the connection. Open the connect link again; if it happens again, tell your partner.',
+			`The authorization code could not be exchanged for a token, or the token could not be checked: ${why}`,
+		);
+	}
+	const { token, introspection } = exchanged;
+	const clientId = String(partner.clientId).trim();
+	const companyId = String(introspection.company_id ?? '');
+	if (!introspection.active || introspection.client_id !== clientId || !isCompanyId(companyId)) {
+		return failed(
+			502,
+			'Not connected',
+			'The payroll service gave a connection that is not for this partner. Nothing was saved; tell your partner.',
+			`The new token was not saved: introspection answered active ${String(introspection.active)}, client ${introspection.client_id ?? 'none'} (this credential's: ${clientId}), company ${JSON.stringify(introspection.company_id ?? null)}.`,
+		);
+	}
+
+	let saved;
+	try {
+		saved = await changeCompanyList(
+			context,
+			(rows) => {
+				const { rows: written, ...result } = withCompany(rows, { companyId, label, token });
+				return { rows: written, result };
+			},
+			(rows) => rows.some((row) => row.companyId === companyId && row.accessToken === token),
+		);
+	} catch (error) {
+		if (error instanceof ListChangeLost) {
+			return failed(
+				409,
+				'Not connected: please try again',
+				'Another company was connected at the same moment. Open the connect link again to finish.',
+				`Company ${companyId}: ${error.message}`,
+				companyId,
+			);
+		}
+		if (error instanceof N8nApiProblem) {
+			return failed(
+				503,
+				'Not connected yet',
+				PARTNER_MUST_FINISH,
+				`Company ${companyId} consented, but its token could not be saved, and its previous token (if any) no longer works: ${error.message} Then send the connect link again.`,
+				companyId,
+			);
+		}
+		throw new NodeOperationError(context.getNode(), error as Error);
+	}
+	const scopes = String(introspection.scope ?? '')
+		.split(' ')
+		.filter(Boolean);
+	context.logger.info(`${LOG_PREFIX} connected company ${companyId}`);
+	// On to the "connected" page: a reload of the address holding the code would use the code again,
+	// and the service may then revoke the token just saved (RFC 6749 4.1.2; the sandbox does).
+	const page = new URL(redirectUri);
+	page.searchParams.set(
+		'connected',
+		signConnectedPage(companyId, saved.label, String(partner.clientSecret)),
+	);
+	sendRedirect(context, page.toString());
+	return started({
+		connected: true,
+		companyId,
+		label: saved.label,
+		scopes,
+		replaced: saved.replaced,
+	});
+}
+
+export function logRedirectUri(context: IHookFunctions): boolean {
+	context.logger.info(
+		`${LOG_PREFIX} the connect link is ${context.getNodeWebhookUrl('default') ?? "this node's Production URL"}; it must be a registered redirect URI of the partner application at the provider`,
+	);
+	return true;
+}
