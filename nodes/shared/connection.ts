@@ -79,6 +79,10 @@ function authenticationOf(context: PartnerPayrollFunctions): string {
 	return String(value);
 }
 
+/** The pacer's name for an OAuth client's application: every request of its tokens shares one budget. */
+export const clientApplication = (baseUrl: string, clientId: unknown) =>
+	`${baseUrl} client ${String(clientId ?? '')}`;
+
 /** The credential each value of `authentication` chooses. */
 function credentialTypeOf(authentication: string): string {
 	if (authentication === 'oAuth2') return 'partnerPayrollOAuth2Api';
@@ -103,10 +107,10 @@ export async function readConnection(
 				: (credentials.accessToken ?? ''),
 	);
 	// The service counts every company's requests against the partner's one application.
-	const client =
+	const application =
 		authentication === 'accessToken'
-			? `token ${createHash('sha256').update(accessToken).digest('hex').slice(0, 16)}`
-			: `client ${String(credentials.clientId ?? '')}`;
+			? `${baseUrl} token ${createHash('sha256').update(accessToken).digest('hex').slice(0, 16)}`
+			: clientApplication(baseUrl, credentials.clientId);
 	// n8n reads and decrypts a credential again for every request unless it is given the one read here:
 	// with hundreds of companies that costs more than the request (a poll over 300 companies took over a
 	// minute in n8n 2.40.7). The credential's own authenticate still runs on every request.
@@ -126,7 +130,7 @@ export async function readConnection(
 		authServerUrl: withoutTrailingSlashes(credentials.authServerUrl),
 		accessToken,
 		...(authentication === 'partnerApi' ? { companies: readCompanyRows(credentials) } : {}),
-		application: `${baseUrl} ${client}`,
+		application,
 		send: async (options) =>
 			(await context.helpers.httpRequestWithAuthentication.call(
 				context,

@@ -6,7 +6,11 @@ import {
 } from 'n8n-workflow';
 
 import { introspectToken, type Introspection } from '../../shared/company';
-import { withoutTrailingSlashes, type Connection } from '../../shared/connection';
+import {
+	clientApplication,
+	withoutTrailingSlashes,
+	type Connection,
+} from '../../shared/connection';
 import { isObject } from '../../shared/objects';
 import { apiRequest } from '../../shared/transport';
 
@@ -30,7 +34,7 @@ function authServerConnection(
 		authServerUrl,
 		accessToken,
 		// The service counts requests per client application, as the node's connection does.
-		application: `${withoutTrailingSlashes(partner.baseUrl)} client ${String(partner.clientId ?? '')}`,
+		application: clientApplication(withoutTrailingSlashes(partner.baseUrl), partner.clientId),
 		rateLimitAdvice: 'Open the connect link again in a minute.',
 		deadline,
 		send: async (options) =>
