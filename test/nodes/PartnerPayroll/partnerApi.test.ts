@@ -28,14 +28,7 @@ const itemsFor = (companyIds: string[]): INodeExecutionData[] =>
 const perItemCompany = { companyId: '={{ $json.companyId }}' };
 
 /** Every API request of the log, with the company in its path and the company of its token. */
-async function apiRequests() {
-	return (await session.requests())
-		.filter((request) => request.path.startsWith('/api/'))
-		.map((request) => ({
-			pathCompany: /\/companies(?:-fr)?\/([^/]+)/.exec(request.path)?.[1],
-			tokenCompany: request.tokenCompanyId,
-		}));
-}
+const apiRequests = async () => await session.apiRequestCompanies();
 
 /** What n8n's editor stores after deleting row `index` and saving: tokens given back by position. */
 const deleteRowInEditor = (index: number) => (rows: Row[]) =>
@@ -122,7 +115,9 @@ describe('Partner API credential: one credential, many companies', () => {
 		expect(items[0].json).toMatchObject({ id: 'FR1001' });
 		expect(items[1].json.error).toMatch(/holds the token of company FR1002, not of ES2001/);
 		expect(items[2].json.error).toMatch(/holds the token of company ES2001, not of GB3001/);
-		expect(await apiRequests()).toEqual([{ pathCompany: 'FR1001', tokenCompany: 'FR1001' }]);
+		expect(await apiRequests()).toEqual([
+			{ pathCompany: 'FR1001', tokenCompany: 'FR1001', status: 200 },
+		]);
 	});
 
 	it("a revoked token fails its own company's item only", async () => {

@@ -46,8 +46,7 @@ async function runOver(
 		credentials,
 		{ items },
 	);
-	const requests = (await session.requests()).filter((request) => request.path.startsWith('/api/'));
-	return { output, requests };
+	return { output, requests: await session.apiRequestCompanies() };
 }
 
 /** Every request carried the token of the company in its path, and every company was asked. */
@@ -55,10 +54,8 @@ function expectOwnTokens(
 	requests: Awaited<ReturnType<typeof runOver>>['requests'],
 	companyIds: string[],
 ) {
-	const pathCompanies = requests.map(
-		(request) => /\/companies(?:-fr)?\/([^/?]+)/.exec(request.path)?.[1],
-	);
-	expect(requests.map((request) => request.tokenCompanyId)).toEqual(pathCompanies);
+	const pathCompanies = requests.map((request) => request.pathCompany);
+	expect(requests.map((request) => request.tokenCompany)).toEqual(pathCompanies);
 	expect(new Set(pathCompanies)).toEqual(new Set(companyIds));
 	expect(requests.every((request) => request.status < 400)).toBe(true);
 }
