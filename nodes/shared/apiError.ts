@@ -178,25 +178,28 @@ export async function throwIfApiError(
 	throw apiErrorFromResponse(node, { ...response, body }, context);
 }
 
-/** Transport failures in words: n8n replaces any error message that contains a raw code with its own text. */
-const TRANSPORT_FAILURES: Record<string, string> = {
-	ECONNREFUSED: 'connection refused',
-	EAI_AGAIN: 'the host name could not be looked up for now',
-	ECONNRESET: 'connection reset',
-	UND_ERR_SOCKET: 'connection reset',
-	EPIPE: 'connection closed while sending',
-	ETIMEDOUT: 'timed out',
-	ECONNABORTED: 'timed out',
-	ESOCKETTIMEDOUT: 'timed out',
-	ERR_BAD_RESPONSE: 'answer cut off',
-	ERR_STREAM_PREMATURE_CLOSE: 'answer cut off',
+/**
+ * Transport failures in words (n8n replaces any error message that contains a raw code with its own
+ * text), and whether the request may have reached the service: a write that may have is never sent again.
+ */
+export const TRANSPORT_FAILURES: Record<string, { words: string; sent: boolean }> = {
+	ECONNREFUSED: { words: 'connection refused', sent: false },
+	EAI_AGAIN: { words: 'the host name could not be looked up for now', sent: false },
+	ECONNRESET: { words: 'connection reset', sent: true },
+	UND_ERR_SOCKET: { words: 'connection reset', sent: true },
+	EPIPE: { words: 'connection closed while sending', sent: true },
+	ETIMEDOUT: { words: 'timed out', sent: true },
+	ECONNABORTED: { words: 'timed out', sent: true },
+	ESOCKETTIMEDOUT: { words: 'timed out', sent: true },
+	ERR_BAD_RESPONSE: { words: 'answer cut off', sent: true }, // axios: the body stream was aborted mid-way
+	ERR_STREAM_PREMATURE_CLOSE: { words: 'answer cut off', sent: true },
 };
 
 /** What went wrong with a request that got no usable answer: a transport code, or an error's own words. */
 export type LostAnswer = { code: string } | { reason: string };
 
 const reasonOf = (lost: LostAnswer) =>
-	'code' in lost ? (TRANSPORT_FAILURES[lost.code] ?? lost.code) : lost.reason;
+	'code' in lost ? (TRANSPORT_FAILURES[lost.code]?.words ?? lost.code) : lost.reason;
 
 /** No complete answer (reset, refused, timeout, cut off); only the cause is kept, never the request's headers. */
 export function connectionError(
@@ -205,7 +208,7 @@ export function connectionError(
 	context: ErrorContext = {},
 ): PartnerPayrollApiError {
 	const reason = reasonOf(lost);
-	const timedOut = reason === TRANSPORT_FAILURES.ETIMEDOUT && context.timeoutAdvice;
+	const timedOut = reason === TRANSPORT_FAILURES.ETIMEDOUT.words && context.timeoutAdvice;
 	const error = new PartnerPayrollApiError(node, { message: reason } as JsonObject, {
 		message: `Could not get a complete answer from the Partner Payroll API (${reason})`,
 		description: `The connection failed, timed out or the answer was cut off. The request was sent again, within the limits stated in the README, before giving up.${timedOut ? ` ${context.timeoutAdvice}` : ''}`,

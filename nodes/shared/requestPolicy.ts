@@ -2,6 +2,7 @@ import { NodeOperationError, type IHttpRequestMethods, type INode } from 'n8n-wo
 
 import {
 	PartnerPayrollApiError,
+	TRANSPORT_FAILURES,
 	connectionError,
 	uncertainWriteError,
 	type LostAnswer,
@@ -46,30 +47,17 @@ interface Attempt {
 	timeoutMs: number;
 }
 
-// Nothing was sent (the connection was refused, a name lookup failed for now), so even a write may
-// be sent again.
-const NOT_SENT_CODES = ['ECONNREFUSED', 'EAI_AGAIN'];
-const DNS_CODES = ['ENOTFOUND'];
-/** Genuine transport failures, the only ones worth another attempt. */
-const LOST_ANSWER_CODES = [
-	'ECONNRESET',
-	'UND_ERR_SOCKET',
-	'EPIPE',
-	'ETIMEDOUT',
-	'ECONNABORTED',
-	'ESOCKETTIMEDOUT',
-	'ERR_BAD_RESPONSE', // axios: the body stream was aborted mid-way
-	'ERR_STREAM_PREMATURE_CLOSE',
-];
+/** A failed attempt: the error the user reads if it is the last, and what it says about sending again. */
+interface Failure {
+	error: Error;
+	/** The same request may succeed when sent again (429, 5xx, a lost answer). */
+	retry: boolean;
+	/** What happened to a write that may have reached the service (it is then never sent again). */
+	unknownOutcome?: { httpCode: string } | LostAnswer;
+}
+
 const TLS_CODE =
 	/^(CERT_|ERR_TLS_|ERR_SSL_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT|UNABLE_TO_)/;
-
-type Failure =
-	| { kind: 'answer'; error: PartnerPayrollApiError } // the service answered with an error
-	| { kind: 'notSent'; lost: LostAnswer }
-	| { kind: 'lostAnswer'; lost: LostAnswer; error?: PartnerPayrollApiError }
-	// `sentNothing`: known to have failed before the request left (a write needs no warning)
-	| { kind: 'final'; error: Error; sentNothing: boolean };
 
 interface ErrorLike {
 	code?: unknown;
@@ -78,7 +66,7 @@ interface ErrorLike {
 	cause?: unknown;
 }
 
-/** The engine wraps transport errors (NodeApiError around AxiosError around a socket error). */
+/** n8n wraps transport errors (NodeApiError around AxiosError around a socket error). */
 function causes(error: unknown): ErrorLike[] {
 	const chain: ErrorLike[] = [];
 	let current = error as ErrorLike | undefined;
@@ -96,7 +84,8 @@ function messagesOf(error: unknown): string {
 		.join(' | ');
 }
 
-// Where the engine keeps only the message (NodeApiError without its cause), the message names the failure.
+// n8n's helper often keeps only the messages of a transport error (NodeApiError without its cause),
+// and those name the failure.
 const CODES_BY_MESSAGE: Array<[RegExp, string]> = [
 	[/\b(E[A-Z]{3,}|ERR_[A-Z_]+)\b/, '$1'],
 	[/socket hang up/i, 'ECONNRESET'],
@@ -117,51 +106,60 @@ function codeOf(error: unknown): string | undefined {
 	return undefined;
 }
 
-function hostOf(error: unknown): string | undefined {
-	return /(?:getaddrinfo \w+|connect \w+) ([^\s|]+)/.exec(messagesOf(error))?.[1];
-}
+const hostOf = (error: unknown) =>
+	/(?:getaddrinfo \w+|connect \w+) ([^\s|]+)/.exec(messagesOf(error))?.[1];
 
-function classify(policy: RequestPolicy, error: unknown): Failure {
-	const { node, errorContext = {} } = policy;
-	const itemIndex = errorContext.itemIndex;
-	const final = (failure: ReportedFailure, values: Record<string, string | undefined> = {}) =>
-		({
-			kind: 'final',
-			error: failureError(node, failure, values, itemIndex),
-			sentNothing: failure !== 'cancelled',
-		}) as const;
+function classify(policy: RequestPolicy, error: unknown, stalled: boolean): Failure {
+	const final = (failure: ReportedFailure, values: Record<string, string | undefined> = {}) => ({
+		error: failureError(policy.node, failure, values, policy.errorContext?.itemIndex),
+		retry: false,
+	});
 	if (error instanceof PartnerPayrollApiError && error.httpCode) {
-		return { kind: 'answer', error };
+		const retriedWrite = error.retryable && error.httpCode !== '429';
+		return {
+			error,
+			retry: error.retryable,
+			unknownOutcome: retriedWrite ? { httpCode: error.httpCode } : undefined,
+		};
 	}
+	// A connection error of an earlier attempt's reading (a file cut off mid-way).
 	if (error instanceof PartnerPayrollApiError && error.retryable) {
 		return {
-			kind: 'lostAnswer',
-			lost: { reason: `the connection failed (${error.message})` },
 			error,
+			retry: true,
+			unknownOutcome: { reason: `the connection failed (${error.message})` },
 		};
 	}
 	// The package's own errors say themselves what happened (a local check, an answer that is not the API's).
 	if (error instanceof NodeOperationError || error instanceof PartnerPayrollApiError) {
-		return { kind: 'final', error, sentNothing: true };
+		return { error, retry: false };
 	}
 	const code = codeOf(error);
-	if (policy.signal?.aborted || code === 'ERR_CANCELED' || /cancel/i.test(String(code))) {
-		return final('cancelled');
+	if (policy.signal?.aborted || /cancel/i.test(String(code))) {
+		return { ...final('cancelled'), unknownOutcome: { reason: 'the execution was cancelled' } };
 	}
 	if (/OAuth credentials not connected/i.test(messagesOf(error)))
 		return final('oAuth2NotConnected');
-	if (code && NOT_SENT_CODES.includes(code)) return { kind: 'notSent', lost: { code } };
-	if (code && LOST_ANSWER_CODES.includes(code)) return { kind: 'lostAnswer', lost: { code } };
-	if (code && DNS_CODES.includes(code)) return final('hostNotFound', { host: hostOf(error) });
-	if (code && TLS_CODE.test(code)) return final('tls', { code });
-	if (code === 'ERR_INVALID_URL' || /Invalid URL/i.test(messagesOf(error))) {
-		return final('invalidUrl');
+	const transport = code === undefined ? undefined : TRANSPORT_FAILURES[code];
+	if (transport) {
+		// An answer that stopped arriving until the timeout ended it stalled: it timed out.
+		const lost = { code: transport.sent && stalled ? 'ETIMEDOUT' : (code as string) };
+		return {
+			error: connectionError(policy.node, lost, policy.errorContext),
+			retry: true,
+			unknownOutcome: transport.sent ? lost : undefined,
+		};
 	}
+	if (code === 'ENOTFOUND') return final('hostNotFound', { host: hostOf(error) });
+	if (code && TLS_CODE.test(code)) return final('tls', { code });
+	if (code === 'ERR_INVALID_URL' || /Invalid URL/i.test(messagesOf(error)))
+		return final('invalidUrl');
 	// Anything else (an answer that cannot be parsed, a failed redirect...) may have happened after sending.
+	const unknown = error instanceof Error ? error : new Error(String(error));
 	return {
-		kind: 'final',
-		error: error instanceof Error ? error : new Error(String(error)),
-		sentNothing: false,
+		error: unknown,
+		retry: false,
+		unknownOutcome: { reason: `the request failed (${unknown.message})` },
 	};
 }
 
@@ -232,40 +230,17 @@ export async function sendWithPolicy<T>(
 			if (attempt > 1) await takeSlotOf(policy);
 			return await send({ number: attempt, timeoutMs });
 		} catch (error) {
-			failure = classify(policy, error);
+			failure = classify(policy, error, Date.now() - started >= timeoutMs - 100);
 		}
-		// An answer that stopped arriving until the timeout ended it stalled: it timed out.
-		if (failure.kind === 'lostAnswer' && 'code' in failure.lost) {
-			if (Date.now() - started >= timeoutMs - 100) failure.lost = { code: 'ETIMEDOUT' };
+		if (!idempotent && failure.unknownOutcome) {
+			throw uncertainWriteError(policy.node, failure.unknownOutcome, context);
 		}
-		if (failure.kind === 'final') {
-			if (idempotent || failure.sentNothing) throw failure.error;
-			const reason = `the request failed (${failure.error.message})`;
-			throw uncertainWriteError(policy.node, { reason }, context);
-		}
+		const { error } = failure;
+		// Final from here on: an outer request (a listing around its files) must not send it again.
+		if (error instanceof PartnerPayrollApiError) error.retryable = false;
+		if (!failure.retry || attempt >= (policy.attempts ?? MAX_ATTEMPTS)) throw error;
 
-		const answered = failure.kind === 'answer' ? failure.error : undefined;
-		if (answered && !answered.retryable) throw answered;
-		const refused = failure.kind === 'notSent' || answered?.httpCode === '429';
-		if (!idempotent && !refused) {
-			throw uncertainWriteError(
-				policy.node,
-				failure.kind === 'answer' ? { httpCode: String(failure.error.httpCode) } : failure.lost,
-				context,
-			);
-		}
-		const finalError =
-			answered ??
-			(failure.kind === 'lostAnswer' ? failure.error : undefined) ??
-			connectionError(
-				policy.node,
-				failure.kind === 'answer' ? { reason: '' } : failure.lost,
-				context,
-			);
-		finalError.retryable = false;
-		if (attempt >= (policy.attempts ?? MAX_ATTEMPTS)) throw finalError;
-
-		const asked = answered?.retryAfterMs;
+		const asked = error instanceof PartnerPayrollApiError ? error.retryAfterMs : undefined;
 		if (asked !== undefined && asked > MAX_WAIT_MS) {
 			throw failureError(
 				policy.node,
@@ -279,7 +254,7 @@ export async function sendWithPolicy<T>(
 			);
 		}
 		const pause = waitBefore(attempt, asked);
-		last = finalError.message;
+		last = error.message;
 		if (Date.now() + pause >= deadline) throw budgetError(policy, last, ofCaller);
 		try {
 			await wait(pause, policy.signal);

@@ -224,7 +224,7 @@ describe('tokens in bulk: POST /_sandbox/tokens with an array', () => {
     const statuses = await Promise.all(issued.body.map(({ companyId, access_token: t }) => api(sandbox, `/companies/${companyId}`, { token: t }).then((r) => r.status)));
     expect(statuses.every((status) => status === 200)).toBe(true);
     expect((await api(sandbox, '/companies/FR5001', { token: issued.body[5].access_token })).status).toBe(404);
-  });
+  }, 30_000); // 301 requests: over Jest's 5 s on a loaded 2-core machine
 
   test('all or none: a bad item or two OAuth tokens for one company and client refuse the whole batch', async () => {
     const { FR5001: before } = await tokensFor(['FR5001']);

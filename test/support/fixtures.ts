@@ -45,10 +45,17 @@ export class SandboxSession {
 	}
 
 	async control(method: string, path: string, body?: unknown): Promise<unknown> {
-		const response = await fetch(`${this.sandbox.url}/_sandbox${path}`, {
-			method,
-			headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
+		const send = async () =>
+			await fetch(`${this.sandbox.url}/_sandbox${path}`, {
+				method,
+				headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
+		// The sandbox closes a connection idle for 5 s; on a loaded machine fetch may reuse it at
+		// that very moment (a reset before any answer). The test's own setup call is sent once more.
+		const response = await send().catch(async (error: unknown) => {
+			if (!/ECONNRESET/.test(String((error as { cause?: unknown }).cause))) throw error;
+			return await send();
 		});
 		if (!response.ok) throw new Error(`sandbox control ${method} ${path}: ${response.status}`);
 		const text = await response.text();
