@@ -50,6 +50,16 @@ const PARTNER_CONNECT_DEMO = Object.freeze({
 	apiKeyScopes: Object.freeze(['credential:list', 'credential:update']),
 });
 
+/**
+ * What the n8n of `npm start` (single process) sets so that the examples hold their promise. n8n's Remove
+ * Duplicates reads the keys it has seen, then inserts or writes back the whole list, with no lock
+ * (deduplication-helper.js, the same in n8n 2.8.4 and 2.40.7): two executions at once, such as the webhook's
+ * and the poll's for one payroll run or the webhook's for several companies, can both pass a key, lose each
+ * other's key, or fail on the insert. One production execution at a time avoids it (webhook and trigger
+ * executions wait their turn; manual ones do not).
+ */
+const EXAMPLES_N8N_ENV = Object.freeze({ N8N_CONCURRENCY_PRODUCTION_LIMIT: '1' });
+
 /** The examples `npm start` publishes: those started by the sandbox's deliveries, by polls and by the connect link. */
 const PUBLISHED_EXAMPLE_IDS = Object.freeze([DEMO_WEBHOOK.workflowId, PARTNER_DEMO.workflowId, PARTNER_CONNECT_DEMO.workflowId]);
 
@@ -166,18 +176,27 @@ function shippedExamples() {
 		.map((file) => JSON.parse(fs.readFileSync(path.join(examplesDir, file), 'utf8')));
 }
 
+/** `workflow` with every node that has Poll Times polling on `pollTimes`. */
+const withPollTimes = (workflow, pollTimes) => ({
+	...workflow,
+	nodes: workflow.nodes.map((node) =>
+		node.parameters?.pollTimes ? { ...node, parameters: { ...node.parameters, pollTimes } } : node,
+	),
+});
+
 /**
  * Imports the shipped examples into the n8n of `cli` and returns those imported. Once only: the ids are
  * noted in `importedIdsFile`, and a later call imports new examples only, so the user's changes survive;
  * with `reset`, every example again, same ids, over the user's changed copy. The examples with triggers
  * (PUBLISHED_EXAMPLE_IDS) are published after their import, so the sandbox's deliveries and polls start them.
- * `only` (ids): these examples alone, for a test about one of them.
+ * For a test about some of them: `only` (ids) imports these alone, and `pollTimes` makes their polling
+ * triggers poll on that schedule instead of their own (an hour is longer than a test waits).
  */
-async function importExamples(cli, { importedIdsFile, reset = false, only }) {
+async function importExamples(cli, { importedIdsFile, reset = false, only, pollTimes }) {
 	const importedIds = fs.existsSync(importedIdsFile) ? JSON.parse(fs.readFileSync(importedIdsFile, 'utf8')) : [];
-	const examples = shippedExamples().filter(
-		(workflow) => (reset || !importedIds.includes(workflow.id)) && (!only || only.includes(workflow.id)),
-	);
+	const examples = shippedExamples()
+		.filter((workflow) => (reset || !importedIds.includes(workflow.id)) && (!only || only.includes(workflow.id)))
+		.map((workflow) => (pollTimes ? withPollTimes(workflow, pollTimes) : workflow));
 	if (examples.length === 0) return [];
 	// n8n 2.40's import unpublishes a published workflow it overwrites, and refuses to when no owner is set
 	// up yet ("You do not have permission to deactivate this workflow"); unpublish:workflow does it as the
@@ -269,6 +288,7 @@ module.exports = {
 	DEMO_WEBHOOK,
 	PARTNER_DEMO,
 	PARTNER_CONNECT_DEMO,
+	EXAMPLES_N8N_ENV,
 	PUBLISHED_EXAMPLE_IDS,
 	newDemoWebhookSecret,
 	connectLinkUrl,

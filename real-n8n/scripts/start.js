@@ -45,6 +45,7 @@ const {
 	DEMO_WEBHOOK,
 	PARTNER_DEMO,
 	PARTNER_CONNECT_DEMO,
+	EXAMPLES_N8N_ENV,
 	ensureConnectLink,
 	keptApiKey,
 	newDemoWebhookSecret,
@@ -265,7 +266,13 @@ async function main() {
 		} else {
 			step('Installing the package into n8n as a community package');
 			installPackageInto(USER_FOLDER, tarball);
-			env = n8nEnv({ userFolder: USER_FOLDER, port: PORTS.n8n, brokerPort: PORTS.taskBroker, runtime: RUNTIME });
+			env = n8nEnv({
+				userFolder: USER_FOLDER,
+				port: PORTS.n8n,
+				brokerPort: PORTS.taskBroker,
+				runtime: RUNTIME,
+				extra: EXAMPLES_N8N_ENV,
+			});
 			cli = new N8nCli(env, RUNTIME);
 		}
 		const tokenOf = (companyId) => tokens.find((token) => token.companyId === companyId).token;
