@@ -140,8 +140,9 @@ async function ensureConnectLink({ rest, n8nUrl, sandbox, apiKeyFile }) {
 
 /**
  * The examples' credentials: an access-token one for every seeded company of `sandbox`, the OAuth2 one, the
- * partner one (every seeded company, the same tokens), the connect example's two (`n8nUrl`, `n8nApiKey`) and,
- * with `webhookSigningSecret`, the webhook examples' signing-secret one. `tokenOf(companyId)` gives the access
+ * partner one (every seeded company, the same tokens), with `n8nUrl` (the n8n they go into) the connect
+ * example's two (its n8n API one holding `n8nApiKey`, empty by default) and, with `webhookSigningSecret`, the
+ * webhook examples' signing-secret one. `tokenOf(companyId)` gives the access
  * token of a company; `oauthTokenData` makes the OAuth2 one connected (the demo leaves it to the user's
  * "Connect").
  */
@@ -160,7 +161,7 @@ function exampleCredentials(sandbox, tokenOf, { oauthTokenData, webhookSigningSe
 	// Company API keys belong to no client: the credential names none, so its Test does not expect one.
 	const companies = sandbox.seed.companies.map(({ id, name }) => ({ companyId: id, label: name, token: tokenOf(id) }));
 	credentials.push(partnerCredential({ ...PARTNER_DEMO.credential, sandbox, companies }));
-	credentials.push(...connectExampleCredentials(sandbox, { n8nUrl, apiKey: n8nApiKey }));
+	if (n8nUrl) credentials.push(...connectExampleCredentials(sandbox, { n8nUrl, apiKey: n8nApiKey }));
 	if (webhookSigningSecret) {
 		credentials.push(webhookSecretCredential({ ...DEMO_WEBHOOK.credential, signingSecret: webhookSigningSecret }));
 	}

@@ -13,7 +13,8 @@
 //   npm start -- --reset-examples   re-imports every example workflow as shipped, over your changes to it
 //
 // User folders (kept between runs: owner account, your workflows and executions, and the sandbox's
-// sandbox-state.json: the tokens it issued and its webhook endpoints): .n8n-demo/ for the newest n8n,
+// sandbox-state.json: the tokens it issued and its webhook endpoints; n8n-api-key.json: the owner's n8n API
+// key that the connect example's n8n API credential holds): .n8n-demo/ for the newest n8n,
 // .n8n-demo-<version>/ for another one, .n8n-queue/ for queue mode (main/, worker-1/, worker-2/, redis/,
 // postgres/). Every run rebuilds, re-packs and re-installs the package on every instance, so code
 // changes are picked up.
