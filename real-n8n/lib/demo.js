@@ -8,6 +8,7 @@ const path = require('node:path');
 const { DEFAULT_CLIENT, accessTokenCredential, oauth2Credential, partnerCredential } = require('./credentials');
 const { examplesDir } = require('./paths');
 const { listN8nCredentials } = require('./n8n-credentials');
+const { N8nPublicApi } = require('./rest');
 const { sandboxControl } = require('./sandbox');
 const { productionPath, webhookSecretCredential, registerEndpoint } = require('./webhook-trigger');
 
@@ -33,8 +34,34 @@ const PARTNER_DEMO = Object.freeze({
 	credential: Object.freeze({ id: 'ppSandboxPartner', name: 'Partner Payroll sandbox partner (all companies)' }),
 });
 
-/** The examples `npm start` publishes: those started by the sandbox's deliveries and by polls. */
-const PUBLISHED_EXAMPLE_IDS = Object.freeze([DEMO_WEBHOOK.workflowId, PARTNER_DEMO.workflowId]);
+// The connect example (real-n8n/examples/partner-connect-link.json): a Partner API credential of the sandbox's
+// partner application (n8n-local) that starts with no company, and the n8n API credential through which the
+// connect link writes each connected company into it, holding a public-API key of the owner.
+const PARTNER_CONNECT_DEMO = Object.freeze({
+	workflowId: 'ex7PartnerConnectLink',
+	webhookId: 'partner-payroll-connect-demo',
+	credential: Object.freeze({ id: 'ppSandboxPartnerConnect', name: 'Partner Payroll sandbox partner (connect link)' }),
+	n8nApiCredential: Object.freeze({ id: 'ppSandboxN8nApi', name: 'Partner Payroll sandbox n8n API (this n8n)' }),
+	// The label of the owner's API key in Settings → n8n API (unique per user in n8n).
+	apiKeyLabel: 'Partner Payroll connect link (npm start)',
+	// What the connect link needs of n8n's public API: write the credential (connect, Remove Company) and
+	// list credentials (the n8n API credential's Test). n8n 2.40.7 grants exactly these; n8n 2.8.4 without a
+	// licence for scoped keys gives every scope of the owner's role whatever is asked.
+	apiKeyScopes: Object.freeze(['credential:list', 'credential:update']),
+});
+
+/**
+ * What the n8n of `npm start` (single process) sets so that the examples hold their promise. n8n's Remove
+ * Duplicates reads the keys it has seen, then inserts or writes back the whole list, with no lock
+ * (deduplication-helper.js, the same in n8n 2.8.4 and 2.40.7): two executions at once, such as the webhook's
+ * and the poll's for one payroll run or the webhook's for several companies, can both pass a key, lose each
+ * other's key, or fail on the insert. One production execution at a time avoids it (webhook and trigger
+ * executions wait their turn; manual ones do not).
+ */
+const EXAMPLES_N8N_ENV = Object.freeze({ N8N_CONCURRENCY_PRODUCTION_LIMIT: '1' });
+
+/** The examples `npm start` publishes: those started by the sandbox's deliveries, by polls and by the connect link. */
+const PUBLISHED_EXAMPLE_IDS = Object.freeze([DEMO_WEBHOOK.workflowId, PARTNER_DEMO.workflowId, PARTNER_CONNECT_DEMO.workflowId]);
 
 /** A new signing secret for the demo's sandbox endpoint, as the webhook portal would show it. */
 const newDemoWebhookSecret = () => `whsec_${crypto.randomBytes(24).toString('base64')}`;
@@ -57,13 +84,69 @@ async function ensureDemoEndpoint(sandbox, { url, secret }) {
 	return sandboxControl(sandbox, 'POST', '/webhooks/rotate', { endpointId: existing.id, secret });
 }
 
+/** The connect link's address in the n8n at `n8nUrl`: the connect example's production URL. */
+const connectLinkUrl = (n8nUrl) => `${n8nUrl}/webhook/${PARTNER_CONNECT_DEMO.webhookId}/connect`;
+
+/** The n8n API credential of the connect example: the n8n at `n8nUrl` as it reaches itself, and `apiKey`. */
+const n8nApiCredential = ({ n8nUrl, apiKey }) => ({
+	...PARTNER_CONNECT_DEMO.n8nApiCredential,
+	type: 'partnerPayrollN8nApi',
+	data: { url: n8nUrl, apiKey },
+});
+
+/**
+ * The connect example's two credentials: the Partner API one of the sandbox's default client with no company
+ * yet, and the n8n API one (the n8n at `n8nUrl`, its `apiKey`; empty until n8n runs and has an owner, see
+ * ensureConnectLink).
+ */
+function connectExampleCredentials(sandbox, { n8nUrl, apiKey = '' }) {
+	return [
+		partnerCredential({ ...PARTNER_CONNECT_DEMO.credential, sandbox, companies: [], client: DEFAULT_CLIENT }),
+		n8nApiCredential({ n8nUrl, apiKey }),
+	];
+}
+
+/** The n8n API key kept in `apiKeyFile` by ensureConnectLink, or '' when there is none yet. */
+const keptApiKey = (apiKeyFile) => (fs.existsSync(apiKeyFile) ? JSON.parse(fs.readFileSync(apiKeyFile, 'utf8')).apiKey : '');
+
+/**
+ * What the connect example needs once its n8n runs with an owner signed in on `rest` (N8nRest), so that the
+ * link works with no hand step:
+ * - an API key of the owner, kept in `apiKeyFile` (mode 0600) across starts: the kept one while n8n's public
+ *   API accepts it, else a new one (the owner's earlier key of the same label deleted first: n8n wants labels
+ *   unique), written into the n8n API credential;
+ * - the link registered as a redirect URI of the sandbox's default client, as the provider's portal does
+ *   (the sandbox forgets it at a restart).
+ * Returns `{connectLink, newApiKey}`; the key itself is never returned or printed.
+ */
+async function ensureConnectLink({ rest, n8nUrl, sandbox, apiKeyFile }) {
+	const { apiKeyLabel: label, apiKeyScopes: scopes } = PARTNER_CONNECT_DEMO;
+	const kept = keptApiKey(apiKeyFile);
+	const newApiKey = !kept || !(await new N8nPublicApi(n8nUrl, kept).acceptsKey());
+	if (newApiKey) {
+		await rest.deleteApiKeysLabelled(label);
+		const apiKey = await rest.createApiKey(label, { scopes });
+		await rest.updateCredential(n8nApiCredential({ n8nUrl, apiKey }));
+		// Kept once the credential holds it: a start stopped in between makes a new one next time.
+		fs.writeFileSync(apiKeyFile, `${JSON.stringify({ apiKey }, null, 2)}\n`, { mode: 0o600 });
+	}
+	const connectLink = connectLinkUrl(n8nUrl);
+	await sandboxControl(sandbox, 'POST', '/clients/redirect-uris', {
+		clientId: DEFAULT_CLIENT.clientId,
+		redirectUri: connectLink,
+	});
+	return { connectLink, newApiKey };
+}
+
 /**
  * The examples' credentials: an access-token one for every seeded company of `sandbox`, the OAuth2 one, the
- * partner one (every seeded company, the same tokens) and, with `webhookSigningSecret`, the webhook examples'
- * signing-secret one. `tokenOf(companyId)` gives the access token of a company; `oauthTokenData` makes the
- * OAuth2 one connected (the demo leaves it to the user's "Connect").
+ * partner one (every seeded company, the same tokens), with `n8nUrl` (the n8n they go into) the connect
+ * example's two (its n8n API one holding `n8nApiKey`, empty by default) and, with `webhookSigningSecret`, the
+ * webhook examples' signing-secret one. `tokenOf(companyId)` gives the access
+ * token of a company; `oauthTokenData` makes the OAuth2 one connected (the demo leaves it to the user's
+ * "Connect").
  */
-function exampleCredentials(sandbox, tokenOf, { oauthTokenData, webhookSigningSecret } = {}) {
+function exampleCredentials(sandbox, tokenOf, { oauthTokenData, webhookSigningSecret, n8nUrl, n8nApiKey } = {}) {
 	const credentials = sandbox.seed.companyIds.map((companyId) =>
 		accessTokenCredential({
 			id: tokenCredentialId(companyId),
@@ -78,6 +161,7 @@ function exampleCredentials(sandbox, tokenOf, { oauthTokenData, webhookSigningSe
 	// Company API keys belong to no client: the credential names none, so its Test does not expect one.
 	const companies = sandbox.seed.companies.map(({ id, name }) => ({ companyId: id, label: name, token: tokenOf(id) }));
 	credentials.push(partnerCredential({ ...PARTNER_DEMO.credential, sandbox, companies }));
+	if (n8nUrl) credentials.push(...connectExampleCredentials(sandbox, { n8nUrl, apiKey: n8nApiKey }));
 	if (webhookSigningSecret) {
 		credentials.push(webhookSecretCredential({ ...DEMO_WEBHOOK.credential, signingSecret: webhookSigningSecret }));
 	}
@@ -93,15 +177,27 @@ function shippedExamples() {
 		.map((file) => JSON.parse(fs.readFileSync(path.join(examplesDir, file), 'utf8')));
 }
 
+/** `workflow` with every node that has Poll Times polling on `pollTimes`. */
+const withPollTimes = (workflow, pollTimes) => ({
+	...workflow,
+	nodes: workflow.nodes.map((node) =>
+		node.parameters?.pollTimes ? { ...node, parameters: { ...node.parameters, pollTimes } } : node,
+	),
+});
+
 /**
  * Imports the shipped examples into the n8n of `cli` and returns those imported. Once only: the ids are
  * noted in `importedIdsFile`, and a later call imports new examples only, so the user's changes survive;
  * with `reset`, every example again, same ids, over the user's changed copy. The examples with triggers
  * (PUBLISHED_EXAMPLE_IDS) are published after their import, so the sandbox's deliveries and polls start them.
+ * For a test about some of them: `only` (ids) imports these alone, and `pollTimes` makes their polling
+ * triggers poll on that schedule instead of their own (an hour is longer than a test waits).
  */
-async function importExamples(cli, { importedIdsFile, reset = false }) {
+async function importExamples(cli, { importedIdsFile, reset = false, only, pollTimes }) {
 	const importedIds = fs.existsSync(importedIdsFile) ? JSON.parse(fs.readFileSync(importedIdsFile, 'utf8')) : [];
-	const examples = shippedExamples().filter((workflow) => reset || !importedIds.includes(workflow.id));
+	const examples = shippedExamples()
+		.filter((workflow) => (reset || !importedIds.includes(workflow.id)) && (!only || only.includes(workflow.id)))
+		.map((workflow) => (pollTimes ? withPollTimes(workflow, pollTimes) : workflow));
 	if (examples.length === 0) return [];
 	// n8n 2.40's import unpublishes a published workflow it overwrites, and refuses to when no owner is set
 	// up yet ("You do not have permission to deactivate this workflow"); unpublish:workflow does it as the
@@ -192,8 +288,14 @@ module.exports = {
 	OAUTH2_CREDENTIAL,
 	DEMO_WEBHOOK,
 	PARTNER_DEMO,
+	PARTNER_CONNECT_DEMO,
+	EXAMPLES_N8N_ENV,
 	PUBLISHED_EXAMPLE_IDS,
 	newDemoWebhookSecret,
+	connectLinkUrl,
+	connectExampleCredentials,
+	ensureConnectLink,
+	keptApiKey,
 	demoWebhookUrl,
 	partnerDemoWebhookUrl,
 	ensureDemoEndpoint,

@@ -68,11 +68,32 @@ class N8nRest {
 		return this.request('POST', '/rest/credentials', { name, type, data });
 	}
 
-	/** A public-API key with every scope the instance offers (log in first). Never log it. */
-	async createApiKey(label = 'e2e') {
-		const scopes = await this.request('GET', '/rest/api-keys/scopes');
-		const created = await this.request('POST', '/rest/api-keys', { label, scopes, expiresAt: null });
+	/** Replaces a credential's name and data, as the editor saves it (n8n 2.8.4 wants the whole data). */
+	async updateCredential({ id, name, type, data }) {
+		return this.request('PATCH', `/rest/credentials/${encodeURIComponent(id)}`, { id, name, type, data });
+	}
+
+	/**
+	 * A public-API key of the signed-in user that never expires, with `scopes`, by default every scope the
+	 * instance offers that user. n8n 2.40.7 grants the scopes asked; n8n 2.8.4 without a licence for scoped
+	 * keys grants every scope of the user's role instead. `label` must be new among the user's keys. Never
+	 * log the key.
+	 */
+	async createApiKey(label = 'e2e', { scopes } = {}) {
+		const granted = scopes ?? (await this.request('GET', '/rest/api-keys/scopes'));
+		const created = await this.request('POST', '/rest/api-keys', { label, scopes: granted, expiresAt: null });
 		return created.rawApiKey;
+	}
+
+	/** Deletes the signed-in user's API keys labelled exactly `label` (n8n lets a user have one per label). */
+	async deleteApiKeysLabelled(label) {
+		// n8n 2.8.4 answers a list; 2.40.7 a page `{items, ...}`, here narrowed to the user's keys whose label
+		// holds `label`.
+		const answer = await this.request('GET', `/rest/api-keys?${new URLSearchParams({ ownership: 'mine', label })}`);
+		const keys = Array.isArray(answer) ? answer : answer.items;
+		for (const key of keys.filter((candidate) => candidate.label === label)) {
+			await this.request('DELETE', `/rest/api-keys/${encodeURIComponent(key.id)}`);
+		}
 	}
 
 	/** The bytes of a stored binary data id, as the editor downloads them (whatever the storage mode). */
@@ -113,6 +134,15 @@ class N8nPublicApi {
 		const text = await response.text();
 		if (!response.ok) throw new N8nRestError('GET', `/api/v1${path}`, response.status, text);
 		return JSON.parse(text);
+	}
+
+	/** Whether n8n's public API accepts the key (false for a deleted or expired one; throws when the API is off). */
+	async acceptsKey() {
+		const response = await fetch(`${this.baseUrl}/api/v1/credentials?limit=1`, { headers: { 'X-N8N-API-KEY': this.apiKey } });
+		await response.arrayBuffer();
+		if (response.ok) return true;
+		if (response.status === 401 || response.status === 403) return false;
+		throw new N8nRestError('GET', '/api/v1/credentials', response.status, 'n8n\'s public API is off or failing');
 	}
 
 	/** One execution, with run data when `includeData`. */

@@ -13,7 +13,8 @@
 //   npm start -- --reset-examples   re-imports every example workflow as shipped, over your changes to it
 //
 // User folders (kept between runs: owner account, your workflows and executions, and the sandbox's
-// sandbox-state.json: the tokens it issued and its webhook endpoints): .n8n-demo/ for the newest n8n,
+// sandbox-state.json: the tokens it issued and its webhook endpoints; n8n-api-key.json: the owner's n8n API
+// key that the connect example's n8n API credential holds): .n8n-demo/ for the newest n8n,
 // .n8n-demo-<version>/ for another one, .n8n-queue/ for queue mode (main/, worker-1/, worker-2/, redis/,
 // postgres/). Every run rebuilds, re-packs and re-installs the package on every instance, so code
 // changes are picked up.
@@ -44,6 +45,10 @@ const {
 	demoOverview,
 	DEMO_WEBHOOK,
 	PARTNER_DEMO,
+	PARTNER_CONNECT_DEMO,
+	EXAMPLES_N8N_ENV,
+	ensureConnectLink,
+	keptApiKey,
 	newDemoWebhookSecret,
 	demoWebhookUrl,
 	partnerDemoWebhookUrl,
@@ -81,6 +86,8 @@ const TOKENS_FILE = path.join(USER_FOLDER, 'sandbox-tokens.json');
 // The sandbox's own: the tokens it issued (OAuth2 Connect) and its webhook endpoints, across restarts.
 const SANDBOX_STATE_FILE = path.join(USER_FOLDER, 'sandbox-state.json');
 const WEBHOOK_SECRET_FILE = path.join(USER_FOLDER, 'sandbox-webhook-secret.json');
+// The owner's n8n API key that the connect example's n8n API credential holds, kept across starts.
+const N8N_API_KEY_FILE = path.join(USER_FOLDER, 'n8n-api-key.json');
 // What tells that n8n's database still holds what was imported.
 const DATABASE_FILE = QUEUE
 	? path.join(QUEUE_FOLDER, 'postgres', 'data', 'PG_VERSION')
@@ -155,7 +162,7 @@ function demoWebhookSecret() {
 	return { signingSecret, fresh: true };
 }
 
-function printWelcome({ n8n, owner, sandbox, n8nCredentials, cluster }) {
+function printWelcome({ n8n, owner, sandbox, n8nCredentials, cluster, connectLink }) {
 	const overview = demoOverview(sandbox, n8nCredentials);
 	const client = overview.newOAuth2Credential;
 	say();
@@ -185,6 +192,9 @@ function printWelcome({ n8n, owner, sandbox, n8nCredentials, cluster }) {
 	say(`  Partner:   "${PARTNER_DEMO.credential.name}" holds every company above; the published "Example: partner..."`);
 	const filesAt = cluster ? `${path.relative(repoRoot, QUEUE_FOLDER)}/worker-*/files/ (of the worker that ran it)` : `${path.relative(repoRoot, USER_FOLDER)}/files/`;
 	say(`             downloads each company's payment file when its payroll runs, into ${filesAt}.`);
+	say(`  Connect:   ${connectLink}`);
+	say(`             the connect link of the published "Example: partner, connect link...": open it as a client's administrator,`);
+	say(`             pick a company and accept; it appears in "${PARTNER_CONNECT_DEMO.credential.name}".`);
 	say(`  Sandbox:   API ${sandbox.apiBaseUrl}   control ${sandbox.url}/_sandbox`);
 	say(`             keeps its tokens and webhook endpoints in ${path.relative(repoRoot, SANDBOX_STATE_FILE)}: connected stays connected.`);
 	say(`  n8n log:   ${path.relative(repoRoot, n8n.logFile)}`);
@@ -221,6 +231,7 @@ function forgetImportsIfDatabaseIsGone() {
 	fs.rmSync(TOKENS_FILE, { force: true });
 	fs.rmSync(SANDBOX_STATE_FILE, { force: true });
 	fs.rmSync(WEBHOOK_SECRET_FILE, { force: true });
+	fs.rmSync(N8N_API_KEY_FILE, { force: true });
 	fs.rmSync(IMPORTED_EXAMPLES_FILE, { force: true });
 }
 
@@ -256,11 +267,23 @@ async function main() {
 		} else {
 			step('Installing the package into n8n as a community package');
 			installPackageInto(USER_FOLDER, tarball);
-			env = n8nEnv({ userFolder: USER_FOLDER, port: PORTS.n8n, brokerPort: PORTS.taskBroker, runtime: RUNTIME });
+			env = n8nEnv({
+				userFolder: USER_FOLDER,
+				port: PORTS.n8n,
+				brokerPort: PORTS.taskBroker,
+				runtime: RUNTIME,
+				extra: EXAMPLES_N8N_ENV,
+			});
 			cli = new N8nCli(env, RUNTIME);
 		}
 		const tokenOf = (companyId) => tokens.find((token) => token.companyId === companyId).token;
-		const credentials = exampleCredentials(sandbox, tokenOf, { webhookSigningSecret: webhookSecret.signingSecret });
+		const n8nUrl = `http://127.0.0.1:${PORTS.n8n}`;
+		// The n8n API key exists once n8n runs with an owner: a new folder imports the credential without it.
+		const credentials = exampleCredentials(sandbox, tokenOf, {
+			webhookSigningSecret: webhookSecret.signingSecret,
+			n8nUrl,
+			n8nApiKey: keptApiKey(N8N_API_KEY_FILE),
+		});
 		// Made now: the tokens of companies new to the tokens file (the partner credential holds them all), the
 		// webhook examples' signing secret.
 		const renewedIds = [
@@ -271,7 +294,7 @@ async function main() {
 		const { imported, present: n8nCredentials } = await importMissingCredentials(cli, credentials, { renewedIds });
 		if (imported.length > 0) step(`Imported credential(s) connected to the sandbox: ${imported.map(({ name }) => name).join(', ')}`);
 		// As a partner does in the provider's portal: the endpoint is the example's production URL.
-		for (const url of [demoWebhookUrl, partnerDemoWebhookUrl].map((urlOf) => urlOf(`http://127.0.0.1:${PORTS.n8n}`))) {
+		for (const url of [demoWebhookUrl, partnerDemoWebhookUrl].map((urlOf) => urlOf(n8nUrl))) {
 			await ensureDemoEndpoint(sandbox, { url, secret: webhookSecret.signingSecret });
 		}
 		const examples = await importExamples(cli, { importedIdsFile: IMPORTED_EXAMPLES_FILE, reset: RESET_EXAMPLES });
@@ -289,8 +312,11 @@ async function main() {
 			n8n = await startN8n(env, { logFile: path.join(USER_FOLDER, 'n8n.log'), runtime: RUNTIME });
 		}
 		stopOnSignals({ n8n, sandbox, cluster });
-		const owner = await new N8nRest(n8n.url).ensureOwner();
-		printWelcome({ n8n, owner, sandbox, n8nCredentials, cluster });
+		const rest = new N8nRest(n8n.url);
+		const owner = await rest.ensureOwner();
+		const { connectLink, newApiKey } = await ensureConnectLink({ rest, n8nUrl, sandbox, apiKeyFile: N8N_API_KEY_FILE });
+		if (newApiKey) step(`Created the owner's n8n API key "${PARTNER_CONNECT_DEMO.apiKeyLabel}" for "${PARTNER_CONNECT_DEMO.n8nApiCredential.name}"`);
+		printWelcome({ n8n, owner, sandbox, n8nCredentials, cluster, connectLink });
 		say(`(ready in ${Math.round((Date.now() - started) / 1000)} s)`);
 	} catch (error) {
 		if (cluster) await cluster.stop();

@@ -1,9 +1,14 @@
 'use strict';
-// The connect link in a real n8n: a published workflow with the Partner Payroll Connect Trigger, a Partner
-// API credential that starts empty, and an n8n API credential holding a public-API key of the owner. A real
-// headless browser plays three client administrators: each opens the link, picks a company on the sandbox's
-// consent page (one of its 300) and accepts. The credential ends with the three companies, each with a token of
-// its own that serves it; each connect made one execution naming the company, with no code and no token.
+// The connect link in a real n8n, as `npm start` sets it up: the shipped example "partner, connect link"
+// (real-n8n/examples/partner-connect-link.json) imported and published, its Partner API credential empty, and
+// its n8n API credential given the owner's public-API key by ensureConnectLink, which also registers the link
+// with the sandbox. A real headless browser plays three client administrators: each opens the link, picks a
+// company on the sandbox's consent page (one of its 300) and accepts. The credential ends with the three
+// companies, each with a token of its own that serves it; each connect made one execution naming the company,
+// with no code and no token. Between the second and the third connect the owner's key is deleted, as in
+// Settings → n8n API: the next start makes a new one, and the link goes on working.
+const fs = require('node:fs');
+const path = require('node:path');
 const {
 	ensureN8nInstalled,
 	createInstance,
@@ -14,19 +19,22 @@ const {
 	N8nRest,
 	N8nPublicApi,
 	DEFAULT_CLIENT,
-	partnerCredential,
+	PARTNER_CONNECT_DEMO,
+	connectExampleCredentials,
+	ensureConnectLink,
+	importExamples,
 	partnerPayrollNode,
 	chainWorkflow,
 	nodeItems,
-	packageName,
 } = require('../lib');
 
 jest.setTimeout(180_000);
 const SETUP_TIMEOUT_MS = 20 * 60_000; // includes installing n8n when it is missing
 
-const PARTNER = { id: 'ppConnectE2e0001', name: 'Partner API (connect e2e)' };
-const N8N_API = { id: 'ppN8nApiE2e00001', name: 'n8n API (connect e2e)' };
-const WORKFLOW = { id: 'wfConnectLink001', webhookId: 'e2e-connect-link' };
+const PARTNER = PARTNER_CONNECT_DEMO.credential;
+const WORKFLOW_ID = PARTNER_CONNECT_DEMO.workflowId;
+const TRIGGER = 'Connect link';
+const CONNECTED_BRANCH = 'Company connected (welcome it)';
 // A seeded company and two of the generated ones, in three countries.
 const CONNECTS = [
 	{ companyId: 'FR5001', label: 'Boulangerie Martin' },
@@ -38,81 +46,62 @@ const MONTH = '202610';
 let instance;
 let sandbox;
 let browser;
+let rest;
 let api;
+let apiKeyFile;
 const pages = [];
+const setups = [];
 
-const connectLink = () => `${instance.url}/webhook/${WORKFLOW.webhookId}/connect`;
+/** What npm start does once n8n runs: the owner's key (kept or new) in the n8n API credential, the link registered. */
+async function setUpLink() {
+	const setup = await ensureConnectLink({ rest, n8nUrl: instance.url, sandbox, apiKeyFile });
+	setups.push({ ...setup, apiKey: JSON.parse(fs.readFileSync(apiKeyFile, 'utf8')).apiKey });
+	return setup.connectLink;
+}
 
-function connectWorkflow() {
-	return {
-		id: WORKFLOW.id,
-		name: 'Connect client companies (e2e)',
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
-				id: `${WORKFLOW.id}-connect`,
-				name: 'Partner Payroll Connect Trigger',
-				type: `${packageName}.partnerPayrollConnectTrigger`,
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId: WORKFLOW.webhookId,
-				parameters: {},
-				credentials: {
-					partnerPayrollPartnerApi: PARTNER,
-					partnerPayrollN8nApi: N8N_API,
-				},
-			},
-		],
-		connections: {},
-	};
+/** A client administrator opens the link, picks the company and accepts; resolves with what the page showed. */
+async function connect(connectLink, { companyId, label }) {
+	const page = await browser.context.newPage();
+	page.setDefaultTimeout(60_000);
+	await page.goto(`${connectLink}?label=${encodeURIComponent(label)}`);
+	await page.locator('#consent').waitFor();
+	await page.locator('#company').selectOption(companyId);
+	await page.locator('#accept').click();
+	// What the administrator saw, when it is not the connected page: the reason of a failure.
+	await page
+		.getByText('Connected:')
+		.waitFor()
+		.catch(async (error) => {
+			throw new Error(`${error.message}\nThe page said: ${await page.locator('body').innerText()}`);
+		});
+	pages.push({ companyId, url: page.url(), text: await page.locator('body').innerText(), html: await page.content() });
+	await page.close();
 }
 
 beforeAll(async () => {
 	await ensureN8nInstalled();
 	instance = await createInstance({ prefix: 'n8n-e2e-connect-link-' });
+	apiKeyFile = path.join(instance.userFolder, 'n8n-api-key.json');
 	sandbox = await startTestSandbox({ generatedCompanies: 296 });
-	await instance.cli.importCredentials([
-		partnerCredential({ ...PARTNER, sandbox, companies: [], client: DEFAULT_CLIENT }),
-		// The key exists only once n8n runs and has an owner: set below.
-		{ ...N8N_API, type: 'partnerPayrollN8nApi', data: { url: instance.url, apiKey: 'set-after-start' } },
-	]);
-	await instance.cli.importWorkflows([connectWorkflow()]);
-	await instance.cli.publishWorkflow(WORKFLOW.id);
+	await instance.cli.importCredentials(connectExampleCredentials(sandbox, { n8nUrl: instance.url }));
+	await importExamples(instance.cli, {
+		importedIdsFile: path.join(instance.userFolder, 'imported-examples.json'),
+		only: [WORKFLOW_ID],
+	});
 	await instance.start();
-	const rest = new N8nRest(instance.url);
+	rest = new N8nRest(instance.url);
 	await rest.ensureOwner();
-	const apiKey = await rest.createApiKey(`e2e-connect-${Date.now()}`);
-	await rest.request('PATCH', `/rest/credentials/${N8N_API.id}`, {
-		...N8N_API,
-		type: 'partnerPayrollN8nApi',
-		data: { url: instance.url, apiKey },
-	});
-	api = new N8nPublicApi(instance.url, apiKey);
-	// The provider portal's step: the connect link is a redirect URI of the partner's application.
-	await sandboxControl(sandbox, 'POST', '/clients/redirect-uris', {
-		clientId: DEFAULT_CLIENT.clientId,
-		redirectUri: connectLink(),
-	});
+	// The test's own key, to read executions (the connect link's key may only write credentials).
+	api = new N8nPublicApi(instance.url, await rest.createApiKey('e2e-connect-link-executions'));
 
 	browser = await launchBrowser();
-	for (const { companyId, label } of CONNECTS) {
-		const page = await browser.context.newPage();
-		page.setDefaultTimeout(60_000);
-		await page.goto(`${connectLink()}?label=${encodeURIComponent(label)}`);
-		await page.locator('#consent').waitFor();
-		await page.locator('#company').selectOption(companyId);
-		await page.locator('#accept').click();
-		// What the administrator saw, when it is not the connected page: the reason of a failure.
-		await page
-			.getByText('Connected:')
-			.waitFor()
-			.catch(async (error) => {
-				throw new Error(`${error.message}\nThe page said: ${await page.locator('body').innerText()}`);
-			});
-		pages.push({ companyId, url: page.url(), text: await page.locator('body').innerText(), html: await page.content() });
-		await page.close();
-	}
+	const link = await setUpLink();
+	await connect(link, CONNECTS[0]);
+	// The next start keeps the key.
+	await connect(await setUpLink(), CONNECTS[1]);
+	// The owner deletes the key in Settings → n8n API; the next start makes a new one.
+	await rest.deleteApiKeysLabelled(PARTNER_CONNECT_DEMO.apiKeyLabel);
+	await connect(await setUpLink(), CONNECTS[2]);
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -122,6 +111,24 @@ afterAll(async () => {
 });
 
 const storedCompanies = async () => (await instance.cli.exportCredential(PARTNER.id)).data.companies.company;
+
+test('the owner\'s key is kept from one start to the next, and made anew once deleted: one key of that label', async () => {
+	expect(setups.map(({ newApiKey }) => newApiKey)).toEqual([true, false, true]);
+	expect(setups[1].apiKey).toBe(setups[0].apiKey);
+	expect(setups[2].apiKey).not.toBe(setups[0].apiKey);
+	expect(setups.map(({ connectLink }) => connectLink)).toEqual(
+		Array(3).fill(`${instance.url}/webhook/${PARTNER_CONNECT_DEMO.webhookId}/connect`),
+	);
+	const listed = await rest.request('GET', '/rest/api-keys');
+	const keys = (Array.isArray(listed) ? listed : listed.items).filter(({ label }) => label === PARTNER_CONNECT_DEMO.apiKeyLabel);
+	expect(keys).toHaveLength(1);
+	expect(keys[0].scopes).toEqual(expect.arrayContaining([...PARTNER_CONNECT_DEMO.apiKeyScopes]));
+	expect((await instance.cli.exportCredential(PARTNER_CONNECT_DEMO.n8nApiCredential.id)).data).toEqual({
+		url: instance.url,
+		apiKey: setups[2].apiKey,
+	});
+	expect(fs.statSync(apiKeyFile).mode & 0o777).toBe(0o600);
+});
 
 test('each administrator sees a page that names the company, with no code and no token', async () => {
 	const rows = await storedCompanies();
@@ -147,12 +154,13 @@ test('the Partner API credential holds the three companies, each with an active 
 	}
 });
 
-test('each connect made one execution with the company, never a code or a token', async () => {
-	const executions = await api.finishedExecutions(WORKFLOW.id, CONNECTS.length);
+test("each connect made one execution with the company, on the example's connected branch, never a code or a token", async () => {
+	const executions = await api.finishedExecutions(WORKFLOW_ID, CONNECTS.length);
 	expect(executions).toHaveLength(CONNECTS.length);
 	const items = executions
-		.map((execution) => nodeItems(execution, 'Partner Payroll Connect Trigger')[0].json)
+		.map((execution) => nodeItems(execution, CONNECTED_BRANCH)[0].json)
 		.sort((a, b) => a.companyId.localeCompare(b.companyId));
+	for (const execution of executions) expect(nodeItems(execution, TRIGGER)).toHaveLength(1);
 	expect(items.map(({ connected, companyId, label, replaced }) => ({ connected, companyId, label, replaced }))).toEqual(
 		[...CONNECTS]
 			.sort((a, b) => a.companyId.localeCompare(b.companyId))

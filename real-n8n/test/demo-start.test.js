@@ -2,7 +2,7 @@
 // What `npm start` does to a user folder it finds again, in a real n8n (CLI only, no server): the
 // examples' credentials that n8n lacks are imported and the others kept as the user changed them; the
 // banner's data comes from the sandbox and from what n8n holds; the examples are imported once, and
-// `--reset-examples` restores a changed one and publishes the webhook example again.
+// `--reset-examples` restores a changed one and publishes the examples with triggers again.
 const fs = require('node:fs');
 const path = require('node:path');
 const {
@@ -20,6 +20,8 @@ const {
 	OAUTH2_CREDENTIAL,
 	DEMO_WEBHOOK,
 	PARTNER_DEMO,
+	PARTNER_CONNECT_DEMO,
+	PUBLISHED_EXAMPLE_IDS,
 	repoRoot,
 } = require('../lib');
 
@@ -37,7 +39,7 @@ beforeAll(async () => {
 	sandbox = await startTestSandbox();
 	instance = await createInstance({ prefix: 'n8n-e2e-demo-start-' });
 	const apiKey = (companyId) => sandbox.issueToken({ companyId, scopes: ALL_SCOPES, kind: 'apiKey' }).access_token;
-	credentials = exampleCredentials(sandbox, apiKey, { webhookSigningSecret: newDemoWebhookSecret() });
+	credentials = exampleCredentials(sandbox, apiKey, { webhookSigningSecret: newDemoWebhookSecret(), n8nUrl: instance.url });
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -67,7 +69,14 @@ test("every seeded company gets a credential; the user's renamed ones are kept; 
 	const { imported, present } = await importMissingCredentials(instance.cli, credentials);
 
 	expect(imported.map(({ id }) => id).sort()).toEqual(
-		[tokenCredentialId('FR1002'), tokenCredentialId('ES2001'), PARTNER_DEMO.credential.id, DEMO_WEBHOOK.credential.id].sort(),
+		[
+			tokenCredentialId('FR1002'),
+			tokenCredentialId('ES2001'),
+			PARTNER_DEMO.credential.id,
+			PARTNER_CONNECT_DEMO.credential.id,
+			PARTNER_CONNECT_DEMO.n8nApiCredential.id,
+			DEMO_WEBHOOK.credential.id,
+		].sort(),
 	);
 	expect(sandbox.seed.companyIds).toEqual(['FR1001', 'FR1002', 'ES2001', 'GB3001']);
 
@@ -84,7 +93,14 @@ test("every seeded company gets a credential; the user's renamed ones are kept; 
 		authServerUrl: sandbox.authServerUrl,
 		apiBaseUrl: sandbox.apiBaseUrl,
 	});
-	expect(overview.otherCredentials).toEqual([PARTNER_DEMO.credential.name, DEMO_WEBHOOK.credential.name].sort());
+	expect(overview.otherCredentials).toEqual(
+		[
+			PARTNER_DEMO.credential.name,
+			PARTNER_CONNECT_DEMO.credential.name,
+			PARTNER_CONNECT_DEMO.n8nApiCredential.name,
+			DEMO_WEBHOOK.credential.name,
+		].sort(),
+	);
 
 	// A later start imports only what it made anew (here the signing secret); n8n lists the same credentials.
 	const renewed = await importMissingCredentials(instance.cli, credentials, { renewedIds: [DEMO_WEBHOOK.credential.id] });
@@ -92,7 +108,7 @@ test("every seeded company gets a credential; the user's renamed ones are kept; 
 	expect([...renewed.present].sort(byId)).toEqual([...present].sort(byId));
 });
 
-test('examples are imported once; reset restores a changed one and publishes the webhook example again', async () => {
+test('examples are imported once; reset restores a changed one and publishes the examples with triggers again', async () => {
 	const importedIdsFile = path.join(instance.userFolder, 'imported-examples.json');
 	const shipped = shippedExamples();
 	expect((await importExamples(instance.cli, { importedIdsFile })).map(({ id }) => id)).toEqual(shipped.map(({ id }) => id));
@@ -106,8 +122,7 @@ test('examples are imported once; reset restores a changed one and publishes the
 	await instance.cli.importWorkflows([changed]);
 	const beforeReset = await exportedWorkflows();
 	expect(beforeReset[CHANGED_EXAMPLE_ID].nodes.find(({ name }) => name === nodeName).parameters.resource).toBe('document');
-	expect(beforeReset[DEMO_WEBHOOK.workflowId].active).toBe(true);
-	expect(beforeReset[PARTNER_DEMO.workflowId].active).toBe(true);
+	expect(PUBLISHED_EXAMPLE_IDS.map((id) => [id, beforeReset[id].active])).toEqual(PUBLISHED_EXAMPLE_IDS.map((id) => [id, true]));
 	expect(await importExamples(instance.cli, { importedIdsFile })).toEqual([]);
 
 	const restored = await importExamples(instance.cli, { importedIdsFile, reset: true });
@@ -117,7 +132,6 @@ test('examples are imported once; reset restores a changed one and publishes the
 	expect(afterReset[CHANGED_EXAMPLE_ID].nodes.find(({ name }) => name === nodeName).parameters).toEqual(
 		original.nodes.find(({ name }) => name === nodeName).parameters,
 	);
-	expect(afterReset[DEMO_WEBHOOK.workflowId].active).toBe(true);
-	expect(afterReset[PARTNER_DEMO.workflowId].active).toBe(true);
+	expect(PUBLISHED_EXAMPLE_IDS.map((id) => [id, afterReset[id].active])).toEqual(PUBLISHED_EXAMPLE_IDS.map((id) => [id, true]));
 	expect(JSON.parse(fs.readFileSync(importedIdsFile, 'utf8')).sort()).toEqual(shipped.map(({ id }) => id).sort());
 });

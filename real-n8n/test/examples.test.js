@@ -12,6 +12,7 @@ const {
 	exampleCredentials,
 	DEMO_WEBHOOK,
 	PARTNER_DEMO,
+	PARTNER_CONNECT_DEMO,
 	newDemoWebhookSecret,
 	repoRoot,
 	packageName,
@@ -41,9 +42,10 @@ const examples = fs
 // needs a language model whose credential the user fills in. real-n8n/test/agent.test.js runs it with a
 // local fake model instead.
 const NEEDS_A_MODEL = new Set(['ex4AskAboutPayroll']);
-// Started by deliveries and polls only, never "Execute workflow": real-n8n/test/webhook-example.test.js runs the
-// first; the partner example is checked as n8n imported it (below).
-const STARTED_BY_EVENTS = new Set([DEMO_WEBHOOK.workflowId, PARTNER_DEMO.workflowId]);
+// Started by deliveries, polls and the connect link only, never "Execute workflow": webhook-example.test.js,
+// partner-example.test.js and connect-link.test.js run them; the partner ones are also checked here as n8n
+// imported them (below).
+const STARTED_BY_EVENTS = new Set([DEMO_WEBHOOK.workflowId, PARTNER_DEMO.workflowId, PARTNER_CONNECT_DEMO.workflowId]);
 const executed = examples.filter(
 	(example) => !NEEDS_A_MODEL.has(example.id) && !STARTED_BY_EVENTS.has(example.id),
 );
@@ -59,6 +61,7 @@ beforeAll(async () => {
 	credentials = exampleCredentials(sandbox, apiKey, {
 		oauthTokenData: { access_token: oauthToken.access_token, token_type: 'bearer' },
 		webhookSigningSecret: newDemoWebhookSecret(),
+		n8nUrl: instance.url,
 	});
 	await instance.cli.importCredentials(credentials);
 	await instance.cli.importWorkflows(examples);
@@ -124,12 +127,11 @@ function nodeDescription(type, typeVersion) {
 	return versionOf(description) ? description : undefined;
 }
 
-test('the partner example, as n8n imported it: every node exists in this n8n at its version, with the parameters and credentials it sets', async () => {
-	const file = path.join(instance.userFolder, 'export-partner-example.json');
-	await instance.cli.runOk(['export:workflow', `--id=${PARTNER_DEMO.workflowId}`, `--output=${file}`]);
+/** The example `workflowId` as n8n imported it, and what in it this n8n or npm start's credentials lack. */
+async function importedExample(workflowId) {
+	const file = path.join(instance.userFolder, `export-${workflowId}.json`);
+	await instance.cli.runOk(['export:workflow', `--id=${workflowId}`, `--output=${file}`]);
 	const [imported] = JSON.parse(fs.readFileSync(file, 'utf8'));
-	const shipped = examples.find((example) => example.id === PARTNER_DEMO.workflowId);
-	expect(imported.nodes.map(({ name, type }) => [name, type])).toEqual(shipped.nodes.map(({ name, type }) => [name, type]));
 	const credentialIds = new Set(credentials.map(({ id }) => id));
 	const problems = imported.nodes.flatMap((node) => {
 		const description = nodeDescription(node.type, node.typeVersion);
@@ -144,10 +146,36 @@ test('the partner example, as n8n imported it: every node exists in this n8n at 
 				.map(([type, { id }]) => `${node.name}: credential ${type} ${id} is not one npm start makes for it`),
 		];
 	});
-	expect(problems).toEqual([]);
-	// Both triggers, the download and the webhook trigger's company list: one Partner API credential.
+	return { imported, problems };
+}
+
+test.each([PARTNER_DEMO.workflowId, PARTNER_CONNECT_DEMO.workflowId])(
+	'the partner example %s, as n8n imported it: every node exists in this n8n at its version, with the parameters and credentials it sets',
+	async (workflowId) => {
+		const { imported, problems } = await importedExample(workflowId);
+		const shipped = examples.find((example) => example.id === workflowId);
+		expect(imported.nodes.map(({ name, type }) => [name, type])).toEqual(shipped.nodes.map(({ name, type }) => [name, type]));
+		expect(problems).toEqual([]);
+	},
+);
+
+test('the payment-files example: both triggers, the download and the webhook trigger\'s company list use one Partner API credential', async () => {
+	const { imported } = await importedExample(PARTNER_DEMO.workflowId);
 	const partnerNodes = imported.nodes.filter((node) => node.credentials?.partnerPayrollPartnerApi?.id === PARTNER_DEMO.credential.id);
 	expect(partnerNodes.map(({ name }) => name).sort()).toEqual(
 		['Download the company\'s payment file', 'Payroll completed (poll, all companies)', 'Payroll runs and connection changes (webhook)'].sort(),
 	);
+});
+
+test('the connect example: its link writes into the Partner API credential of the partner application, through the n8n API credential', async () => {
+	const { imported } = await importedExample(PARTNER_CONNECT_DEMO.workflowId);
+	const [trigger] = imported.nodes.filter((node) => node.type === `${packageName}.partnerPayrollConnectTrigger`);
+	expect(trigger.webhookId).toBe(PARTNER_CONNECT_DEMO.webhookId);
+	expect(trigger.credentials).toEqual({
+		partnerPayrollPartnerApi: { ...PARTNER_CONNECT_DEMO.credential },
+		partnerPayrollN8nApi: { ...PARTNER_CONNECT_DEMO.n8nApiCredential },
+	});
+	const partner = credentials.find(({ id }) => id === PARTNER_CONNECT_DEMO.credential.id);
+	expect(partner.data).toMatchObject({ clientId: 'n8n-local', companies: { company: [] } });
+	expect(partner.data.clientSecret).not.toBe('');
 });

@@ -1,0 +1,242 @@
+'use strict';
+// The partner example (real-n8n/examples/partner-payment-files.json) end to end in a real n8n, set up as
+// `npm start` does it: the example's credentials (its Partner API credential here holding the sandbox's 300
+// companies, each with its company API key), the example imported and published, and the sandbox's webhook
+// endpoint at its production URL. One change: its polling trigger polls on the lab's schedule (every 10 s in
+// n8n 2.8.4, every minute in 2.40.7) instead of every hour. (A restart is no shortcut: n8n saves a poll's state
+// only when the poll fired, so the activation's baseline would be made again after it; docs/exactly-once.md.)
+//
+// Three companies complete their month and one company's token is revoked. The webhook delivers the three
+// payroll runs at once and the next poll finds the same three (merged by Remove Duplicates on dedupeKey, in
+// whichever order they come) and the revoked token (one connectionLost on the connection branch). Each of the
+// three companies has exactly one stored file, its own payment file byte for byte; no other company has one.
+// Like npm start, n8n runs production executions one at a time (EXAMPLES_N8N_ENV): without it, Remove
+// Duplicates let a company through twice in one run here, and in another let none of a company's webhook
+// execution through (started with two others within 0.3 s) and the poll's instead.
+const fs = require('node:fs');
+const path = require('node:path');
+const {
+	ALL_SCOPES,
+	EXAMPLES_N8N_ENV,
+	PARTNER_DEMO,
+	createInstance,
+	ensureDemoEndpoint,
+	ensureN8nInstalled,
+	exampleCredentials,
+	filesFolder,
+	importExamples,
+	listRequests,
+	monthFromNow,
+	N8nPublicApi,
+	N8nRest,
+	newDemoWebhookSecret,
+	nodeItems,
+	partnerDemoWebhookUrl,
+	pollSchedule,
+	sandboxControl,
+	setPayrollStatus,
+	sha256,
+	shippedExamples,
+	startTestSandbox,
+	statusPollsOf,
+	waitForStatusPolls,
+} = require('../lib');
+
+const SCHEDULE = pollSchedule();
+// The poll that finds the changes, then two more (the second starts once the first has ended).
+jest.setTimeout(SCHEDULE.waitMs(1) + SCHEDULE.waitMs(2) + 60_000);
+const SETUP_TIMEOUT_MS = 20 * 60_000; // includes installing n8n when it is missing
+const WAIT_MS = SCHEDULE.waitMs(1);
+
+const EXAMPLE = shippedExamples().find(({ id }) => id === PARTNER_DEMO.workflowId);
+const nodeNamed = (type) => EXAMPLE.nodes.find((node) => node.type.endsWith(type)).name;
+const NODES = {
+	webhook: nodeNamed('.partnerPayrollWebhookTrigger'),
+	poll: nodeNamed('.partnerPayrollTrigger'),
+	store: nodeNamed('.readWriteFile'),
+	connectionChanges: 'Connection changes (to do)',
+};
+// The example sets no time zone: n8n's own, UTC in the lab (lib/env.js).
+const MONTH = monthFromNow(0, 'UTC');
+const COMPLETED = ['FR1002', 'ES6050', 'GB7090'];
+const REVOKED = 'FR5010';
+const WATCHER = 'ES2001'; // a company whose status requests count the polls
+
+let instance;
+let sandbox;
+let rest;
+let api;
+let tokens;
+let executionsAtStart;
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves once `check()` is true; fails naming `what` after WAIT_MS. */
+async function waitUntil(what, check) {
+	const deadline = Date.now() + WAIT_MS;
+	while (!(await check())) {
+		if (Date.now() > deadline) throw new Error(`waited ${WAIT_MS} ms for ${what}`);
+		await pause(1_000);
+	}
+}
+
+/** The example's executions (oldest first), once every one of them has finished. */
+async function finishedExecutions() {
+	const executions = (await api.executions(PARTNER_DEMO.workflowId)).reverse();
+	return executions.every((execution) => execution.stoppedAt) ? executions : undefined;
+}
+
+/** The items `nodeName` output over every finished execution (json only). */
+const itemsOf = (executions, nodeName) =>
+	executions.flatMap((execution) => nodeItems(execution, nodeName)).map((item) => item.json);
+
+/** The companies whose status of MONTH the polls asked so far. */
+async function companiesAsked() {
+	const asked = (await listRequests(sandbox)).filter(
+		(request) => request.path.endsWith('/payroll-status') && request.query?.date === MONTH,
+	);
+	return new Set(asked.map((request) => request.path.split('/')[4])).size;
+}
+
+beforeAll(async () => {
+	await ensureN8nInstalled();
+	sandbox = await startTestSandbox({ generatedCompanies: 296 });
+	instance = await createInstance({
+		prefix: 'n8n-e2e-partner-example-',
+		extraEnv: EXAMPLES_N8N_ENV,
+	});
+	const issued = sandbox.issueTokens(
+		sandbox.seed.companyIds.map((companyId) => ({
+			companyId,
+			scopes: [...ALL_SCOPES],
+			kind: 'apiKey',
+		})),
+	);
+	tokens = new Map(issued.map(({ companyId, access_token: token }) => [companyId, token]));
+	const signingSecret = newDemoWebhookSecret();
+	// The credentials the example names, as npm start makes them (not the 300 one-company ones).
+	const named = new Set(
+		EXAMPLE.nodes.flatMap((node) => Object.values(node.credentials ?? {}).map(({ id }) => id)),
+	);
+	const credentials = exampleCredentials(sandbox, (companyId) => tokens.get(companyId), {
+		webhookSigningSecret: signingSecret,
+		n8nUrl: instance.url,
+	}).filter(({ id }) => named.has(id));
+	expect(credentials).toHaveLength(named.size);
+	await instance.cli.importCredentials(credentials);
+	await importExamples(instance.cli, {
+		importedIdsFile: path.join(instance.userFolder, 'imported-examples.json'),
+		only: [PARTNER_DEMO.workflowId],
+		pollTimes: SCHEDULE.pollTimes,
+	});
+	await ensureDemoEndpoint(sandbox, {
+		url: partnerDemoWebhookUrl(instance.url),
+		secret: signingSecret,
+	});
+	await instance.start();
+	rest = new N8nRest(instance.url);
+	await rest.ensureOwner();
+	api = new N8nPublicApi(instance.url, await rest.createApiKey('e2e-partner-example'));
+	// The activation's poll: the baseline of all 300 companies (their completed months recorded).
+	await waitUntil(
+		'the activation poll to ask about all 300 companies',
+		async () => (await companiesAsked()) === 300,
+	);
+	executionsAtStart = await finishedExecutions();
+}, SETUP_TIMEOUT_MS);
+
+afterAll(async () => {
+	await instance?.dispose();
+	await sandbox?.close();
+});
+
+test('the example, published as npm start leaves it, polls all 300 companies at activation and fires nothing', () => {
+	expect(executionsAtStart).toEqual([]);
+});
+
+test("three months completed: one stored file per company, that company's payment file, from the webhook and the poll merged on dedupeKey", async () => {
+	await sandboxControl(sandbox, 'DELETE', '/requests');
+	for (const companyId of COMPLETED)
+		await setPayrollStatus(sandbox, { companyId, month: MONTH, status: 'completed' });
+	await sandboxControl(sandbox, 'POST', '/tokens/revoke', { token: tokens.get(REVOKED) });
+
+	// The webhook delivers the three runs at once; a poll finds them again, and the revoked token.
+	await waitUntil(
+		"the three runs from the webhook and from a poll, and the poll's connectionLost",
+		async () => {
+			const executions = await finishedExecutions();
+			return (
+				executions !== undefined &&
+				itemsOf(executions, NODES.webhook).length === COMPLETED.length &&
+				itemsOf(executions, NODES.poll).length === COMPLETED.length + 1
+			);
+		},
+	);
+	// Two more polls: the second starts once the first has ended, so whatever the first fired is listed.
+	const seen = await statusPollsOf(sandbox, WATCHER, MONTH);
+	await waitForStatusPolls(sandbox, {
+		companyId: WATCHER,
+		month: MONTH,
+		since: seen,
+		count: 2,
+		schedule: SCHEDULE,
+	});
+	await waitUntil(
+		'every execution to finish',
+		async () => (await finishedExecutions()) !== undefined,
+	);
+	const executions = await finishedExecutions();
+	expect(
+		executions
+			.filter((execution) => execution.status !== 'success')
+			.map(({ id, status }) => ({ id, status })),
+	).toEqual([]);
+
+	const runsBy = (source) =>
+		itemsOf(executions, NODES[source])
+			.filter((item) => item.month !== undefined)
+			.map(({ companyId, month, dedupeKey }) => ({ companyId, month, dedupeKey }))
+			.sort((a, b) => a.companyId.localeCompare(b.companyId));
+	const expectedRuns = [...COMPLETED]
+		.sort()
+		.map((companyId) => ({ companyId, month: MONTH, dedupeKey: `payroll:${companyId}:${MONTH}` }));
+	expect(runsBy('webhook')).toEqual(expectedRuns);
+	expect(runsBy('poll')).toEqual(expectedRuns);
+
+	// Remove Duplicates let each company through once: one download, one stored file.
+	expect(
+		itemsOf(executions, NODES.store)
+			.map(({ companyId }) => companyId)
+			.sort(),
+	).toEqual([...COMPLETED].sort());
+	const downloads = (await listRequests(sandbox)).filter((request) =>
+		request.path.includes('/payment-file'),
+	);
+	expect(downloads.map((request) => request.tokenCompanyId).sort()).toEqual([...COMPLETED].sort());
+	for (const request of downloads)
+		expect(request.path).toContain(`/companies/${request.tokenCompanyId}/`);
+	const folder = filesFolder(instance.userFolder);
+	expect(fs.readdirSync(folder).sort()).toEqual(
+		[...COMPLETED].sort().map((companyId) => `payment-file-${companyId}-${MONTH}`),
+	);
+	for (const companyId of COMPLETED) {
+		expect(sha256(fs.readFileSync(path.join(folder, `payment-file-${companyId}-${MONTH}`)))).toBe(
+			sha256(sandbox.seed.paymentFile(companyId, MONTH)),
+		);
+	}
+});
+
+test("the revoked token among 300: one connectionLost on the example's connection branch, and no token in any execution", async () => {
+	const executions = await finishedExecutions();
+	expect(itemsOf(executions, NODES.connectionChanges)).toEqual([
+		expect.objectContaining({
+			event: 'connectionLost',
+			companyId: REVOKED,
+			label: sandbox.seed.company(REVOKED).name,
+		}),
+	]);
+	const recorded = JSON.stringify(executions);
+	expect(recorded).not.toMatch(/sbx_|Bearer/);
+	for (const companyId of [...COMPLETED, REVOKED])
+		expect(recorded).not.toContain(tokens.get(companyId));
+});
