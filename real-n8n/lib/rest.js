@@ -68,6 +68,11 @@ class N8nRest {
 		return this.request('POST', '/rest/credentials', { name, type, data });
 	}
 
+	/** Saves a new workflow as the editor's Save does, with n8n's checks on saving. */
+	async createWorkflow({ name, nodes, connections, settings }) {
+		return this.request('POST', '/rest/workflows', { name, nodes, connections, settings, active: false });
+	}
+
 	/** A public-API key with every scope the instance offers (log in first). Never log it. */
 	async createApiKey(label = 'e2e') {
 		const scopes = await this.request('GET', '/rest/api-keys/scopes');

@@ -11,6 +11,9 @@
 // Every tool node has Settings → On Error = "Continue (regular output)", the setting recommended to
 // users; the cases "On Error left at its default" record what each n8n version and agent does without it.
 //
+// One case per agent gives the tool a Partner API credential, which n8n 2.40 restricts to the nodes that
+// list it (restrictToSupportedNodes): the tool variant n8n generates must still get it.
+//
 // All workflows run in one `n8n execute-batch` (one n8n process), each conversation told apart by its
 // question; each workflow reads with a token of its own, so the sandbox's log tells them apart.
 const fs = require('node:fs');
@@ -21,6 +24,7 @@ const {
 	createInstance,
 	startTestSandbox,
 	accessTokenCredential,
+	partnerCredential: partnerApiCredential,
 	ALL_SCOPES,
 	n8nRuntime,
 	packageName,
@@ -120,6 +124,14 @@ const CASES = {
 		tool: statusTool(),
 		onError: null,
 		script: [call({ companyId: COMPANY, month: BAD_MONTH }), quoteResults()],
+	}),
+	// The tool with a Partner API credential, which sets restrictToSupportedNodes: n8n 2.40 decrypts it
+	// only for the nodes that list it, and the tool variant n8n generates must be one of them.
+	partnerApiStatus: (agent) => ({
+		question: `[${agent.key}] With the Partner API credential: is the October 2026 payroll of ${COMPANY} completed?`,
+		partnerApi: true,
+		tool: { ...statusTool(), parameters: { ...statusTool().parameters, authentication: 'partnerApi' } },
+		script: [call({ companyId: COMPANY, month: MONTH }), quoteResults()],
 	}),
 	paymentFile: (agent) => ({
 		question: `[${agent.key}] Get me the October 2026 payment file of ${COMPANY}.`,
@@ -285,7 +297,16 @@ beforeAll(async () => {
 			const id = workflowId(agent, caseName);
 			let credential = partnerCredential;
 			let token = partnerToken;
-			if (!definition.partner) {
+			if (definition.partnerApi) {
+				token = readToken(tokens.length);
+				credential = partnerApiCredential({
+					id: `pa${id}`.slice(0, 21),
+					name: `Partner API ${id}`,
+					sandbox,
+					companies: [{ companyId: COMPANY, label: 'Agent e2e client', token }],
+				});
+				credentials.push(credential);
+			} else if (!definition.partner) {
 				token = readToken(tokens.length);
 				credential = accessTokenCredential({ id: `tk${id}`.slice(0, 21), name: `Token ${id}`, sandbox, accessToken: token });
 				credentials.push(credential);
@@ -429,6 +450,20 @@ describe.each(AGENTS)('$title', (agent) => {
 		const sent = sandboxRequestsWith(token);
 		expect(sent.map((request) => [request.method, request.path, request.query.date, request.status])).toEqual([
 			['GET', expect.stringMatching(new RegExp(`/companies/${COMPANY}/payroll-status$`)), MONTH, 200],
+		]);
+	});
+
+	test("the tool with a Partner API credential (restricted to the nodes that list it): it reads with the company's token, the answer says completed", () => {
+		const { run, requests, token } = conversation(agent, 'partnerApiStatus');
+		expect(requests).toHaveLength(2);
+		expect(offeredTool(requests[0]).name).toBe('Get_payroll_status');
+		const content = expectToolRoundTrip(requests, { companyId: COMPANY, month: MONTH });
+		expect(JSON.parse(content)).toEqual([expect.objectContaining({ companyId: COMPANY, month: MONTH, status: 'completed' })]);
+		expect(content).not.toContain('restricted');
+		expect(agentOutput(run)).toBe(`The tools answered: ${content}`);
+		const sent = sandboxRequestsWith(token);
+		expect(sent.map((request) => [request.method, request.path, request.tokenCompanyId, request.status])).toEqual([
+			['GET', expect.stringMatching(new RegExp(`/companies/${COMPANY}/payroll-status$`)), COMPANY, 200],
 		]);
 	});
 
