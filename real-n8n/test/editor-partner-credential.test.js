@@ -5,9 +5,11 @@
 // n8n puts masked values back by position) never sends a token for another company: the shifted
 // companies fail with an error naming both companies, the company before the deleted row still works.
 // The credential is restricted to the package's nodes (restrictToSupportedNodes): what n8n makes of that
-// on saving and on running a workflow in which n8n's HTTP Request node uses it, in each n8n version.
+// on saving and on running a workflow in which n8n's HTTP Request node uses it, in each n8n version, and
+// with the package loaded from n8n's custom extensions folder instead of as a community package.
 const fs = require('node:fs');
 const path = require('node:path');
+const { execFileSync } = require('node:child_process');
 const {
 	artifactsDir,
 	ensureN8nInstalled,
@@ -21,6 +23,8 @@ const {
 	nodeItems,
 	packageName,
 	n8nRuntime,
+	createInstance,
+	installedPackageDir,
 } = require('../lib');
 
 jest.setTimeout(10 * 60_000);
@@ -247,6 +251,48 @@ test(`running a workflow that holds both (imported, so not checked on saving): t
 	expect(apiRequests.map((request) => [request.path, request.tokenCompanyId])).toEqual([
 		[expect.stringContaining(`/companies/${companyId}/payroll-status`), companyId],
 	]);
+});
+
+// n8n names the nodes of its custom extensions folder CUSTOM.<type> (n8n-core's CUSTOM_NODES_PACKAGE_NAME),
+// and lists supported nodes of a credential only for a package loaded as a community package.
+test(`the package loaded from n8n's custom extensions folder (~/.n8n/custom, as \`n8n-node dev\` does): ${enforced ? "n8n lists no node for the credential and refuses it to the package's own node" : 'the node reads with the credential'}`, async () => {
+	const custom = await createInstance({ prefix: 'n8n-e2e-custom-folder-' });
+	try {
+		fs.rmSync(installedPackageDir(custom.userFolder), { recursive: true, force: true });
+		const folder = path.join(custom.userFolder, '.n8n', 'custom', packageName);
+		fs.mkdirSync(folder, { recursive: true });
+		execFileSync('tar', ['xzf', custom.tarball, '--strip-components=1', '-C', folder]);
+		const [row] = rows;
+		const customCredential = { id: 'customFolderPartner1', name: 'Partner API (custom folder)', type: 'partnerPayrollPartnerApi' };
+		await custom.cli.importCredentials([
+			{
+				...customCredential,
+				data: { baseUrl: sandbox.apiBaseUrl, authServerUrl: sandbox.authServerUrl, companies: { company: [row] } },
+			},
+		]);
+		const node = {
+			...partnerPayrollNode('Partner Payroll', { resource: 'payroll', operation: 'getStatus', companyId: row.companyId, month: MONTH }, customCredential),
+			type: 'CUSTOM.partnerPayroll',
+			onError: 'continueRegularOutput',
+		};
+		const workflow = chainWorkflow('wfCustomFolder01', 'Partner Payroll from the custom extensions folder', [node]);
+		await custom.cli.importWorkflows([workflow]);
+		await sandboxControl(sandbox, 'DELETE', '/requests');
+		const { run } = await custom.cli.executeWorkflow(workflow.id);
+
+		const apiRequests = (await listRequests(sandbox)).filter((request) => request.path.startsWith('/api/'));
+		if (enforced) {
+			// The workflow fails (its On Error does not apply): the package's node cannot use its own credential.
+			expect(run.data.resultData.error.message).toBe(RESTRICTED_MESSAGE);
+			expect(apiRequests).toEqual([]);
+		} else {
+			expect(run.data.resultData.error).toBeUndefined();
+			expect(nodeItems(run, 'Partner Payroll')[0].json).toMatchObject({ companyId: row.companyId, status: 'completed' });
+			expect(apiRequests.map((request) => request.tokenCompanyId)).toEqual([row.companyId]);
+		}
+	} finally {
+		await custom.dispose();
+	}
 });
 
 test("a row deleted in the editor: no request carries another company's token, the shifted companies fail naming both, the others work", async () => {
