@@ -35,12 +35,26 @@ function originOf(address: unknown): string | undefined {
 }
 
 /**
+ * `ICredentialType.restrictToSupportedNodes` as n8n-workflow 2.25.0 and later type it; the package compiles
+ * against an older n8n-workflow, which lacks it. A second interface beside ICredentialType, not one that
+ * replaces it: n8n's lint and scanner recognise a credential class by `implements ICredentialType`.
+ */
+interface RestrictableToSupportedNodes {
+	restrictToSupportedNodes?: true;
+}
+
+/**
  * One credential for many client companies of a partner: the partner's OAuth application (client ID and
  * secret, used by the connect link) and one access token per company. A node names the company of each
  * request; `authenticate` sends that company's token, to the credential's own two addresses only.
  */
-export class PartnerPayrollPartnerApi implements ICredentialType {
+export class PartnerPayrollPartnerApi implements ICredentialType, RestrictableToSupportedNodes {
 	name = 'partnerPayrollPartnerApi';
+
+	// n8n with n8n-core 2.25 or later (2.40.7 in the lab) then decrypts it only for the nodes that list it
+	// (this package's, and the AI-tool variant n8n generates), and refuses to save a workflow in which
+	// another node, such as the HTTP Request node, uses it. Older n8n (2.8.4 in the lab) ignores the field.
+	restrictToSupportedNodes = true as const;
 
 	displayName = 'Partner Payroll Partner API';
 

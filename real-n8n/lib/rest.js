@@ -73,6 +73,11 @@ class N8nRest {
 		return this.request('PATCH', `/rest/credentials/${encodeURIComponent(id)}`, { id, name, type, data });
 	}
 
+	/** Saves a new workflow as the editor's Save does, with n8n's checks on saving. */
+	async createWorkflow({ name, nodes, connections, settings }) {
+		return this.request('POST', '/rest/workflows', { name, nodes, connections, settings, active: false });
+	}
+
 	/**
 	 * A public-API key of the signed-in user that never expires, with `scopes`, by default every scope the
 	 * instance offers that user. n8n 2.40.7 grants the scopes asked; n8n 2.8.4 without a licence for scoped

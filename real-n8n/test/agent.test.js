@@ -11,6 +11,10 @@
 // Every tool node has Settings → On Error = "Continue (regular output)", the setting recommended to
 // users; the cases "On Error left at its default" record what each n8n version and agent does without it.
 //
+// Two cases per agent use a Partner API credential, which n8n 2.40 restricts to the nodes that list it
+// (restrictToSupportedNodes): the tool variant n8n generates of the package's node must still get it, and
+// n8n's own HTTP Request Tool must not (n8n 2.8.4 ignores the restriction: what it does is recorded).
+//
 // All workflows run in one `n8n execute-batch` (one n8n process), each conversation told apart by its
 // question; each workflow reads with a token of its own, so the sandbox's log tells them apart.
 const fs = require('node:fs');
@@ -21,6 +25,7 @@ const {
 	createInstance,
 	startTestSandbox,
 	accessTokenCredential,
+	partnerCredential: partnerApiCredential,
 	ALL_SCOPES,
 	n8nRuntime,
 	packageName,
@@ -43,6 +48,7 @@ const MONTH = '202610'; // completed for every seeded company
 const BAD_MONTH = '2026-13';
 const MONTH_ERROR = 'Month must be a month as YYYYMM';
 const TOOL_TYPE = `${packageName}.partnerPayrollTool`;
+const HTTP_REQUEST_TOOL_TYPE = '@n8n/n8n-nodes-langchain.toolHttpRequest';
 const AGENT_TYPE = '@n8n/n8n-nodes-langchain.agent';
 const MODEL_TYPE = '@n8n/n8n-nodes-langchain.lmChatOpenAi';
 const CHAT_TRIGGER_TYPE = '@n8n/n8n-nodes-langchain.chatTrigger';
@@ -79,6 +85,13 @@ const WITHOUT_ON_ERROR = {
 	pinned: { A3: 'workflowFails', A22: 'emptyToModel' },
 	newest: { A3: 'errorToModel', A22: 'emptyToModel' },
 };
+
+/**
+ * Whether the n8n version enforces the Partner API credential's `restrictToSupportedNodes` (runtimes.js
+ * label): n8n 2.40.7 does (n8n-core 2.25.0 and later), n8n 2.8.4 knows no such field.
+ */
+const ENFORCES_RESTRICTION = { newest: true, pinned: false };
+const enforced = ENFORCES_RESTRICTION[RUNTIME.label];
 
 /** The AI Agent version the installed n8n adds by default (its `defaultVersion`). */
 function defaultAgentVersion(runtime) {
@@ -120,6 +133,36 @@ const CASES = {
 		tool: statusTool(),
 		onError: null,
 		script: [call({ companyId: COMPANY, month: BAD_MONTH }), quoteResults()],
+	}),
+	// The tool with a Partner API credential, which sets restrictToSupportedNodes: n8n 2.40 decrypts it
+	// only for the nodes that list it, and the tool variant n8n generates must be one of them.
+	partnerApiStatus: (agent) => ({
+		question: `[${agent.key}] With the Partner API credential: is the October 2026 payroll of ${COMPANY} completed?`,
+		partnerApi: true,
+		tool: { ...statusTool(), parameters: { ...statusTool().parameters, authentication: 'partnerApi' } },
+		script: [call({ companyId: COMPANY, month: MONTH }), quoteResults()],
+	}),
+	// n8n's HTTP Request Tool with the same credential and the company hint the package's nodes send: n8n
+	// 2.40 refuses it the credential; 2.8.4 ignores the restriction, and the tool hands the credential a URL.
+	httpRequestToolPartnerApi: (agent) => ({
+		question: `[${agent.key}] Through the HTTP Request Tool: the October 2026 payroll status of ${COMPANY}?`,
+		partnerApi: true,
+		tool: {
+			name: 'Read status over HTTP',
+			type: HTTP_REQUEST_TOOL_TYPE,
+			typeVersion: 1.1,
+			parameters: {
+				toolDescription: 'Reads the payroll status of a company',
+				method: 'GET',
+				url: `${sandbox.apiBaseUrl}/companies/${COMPANY}/payroll-status?date=${MONTH}`,
+				authentication: 'predefinedCredentialType',
+				nodeCredentialType: 'partnerPayrollPartnerApi',
+				sendHeaders: true,
+				specifyHeaders: 'keypair',
+				parametersHeaders: { values: [{ name: 'x-partner-payroll-company', valueProvider: 'fieldValue', value: COMPANY }] },
+			},
+		},
+		script: [call({}), quoteResults()],
 	}),
 	paymentFile: (agent) => ({
 		question: `[${agent.key}] Get me the October 2026 payment file of ${COMPANY}.`,
@@ -197,9 +240,9 @@ function agentWorkflow(id, { agentVersion, question, tool, credential, onError }
 		fakeModelNode(),
 		{
 			name: tool.name,
-			type: TOOL_TYPE,
-			typeVersion: 1,
-			parameters: { authentication: 'accessToken', ...tool.parameters },
+			type: tool.type ?? TOOL_TYPE,
+			typeVersion: tool.typeVersion ?? 1,
+			parameters: tool.type ? tool.parameters : { authentication: 'accessToken', ...tool.parameters },
 			credentials: { [credential.type]: { id: credential.id, name: credential.name } },
 			...(onError ? { onError } : {}),
 		},
@@ -285,7 +328,16 @@ beforeAll(async () => {
 			const id = workflowId(agent, caseName);
 			let credential = partnerCredential;
 			let token = partnerToken;
-			if (!definition.partner) {
+			if (definition.partnerApi) {
+				token = readToken(tokens.length);
+				credential = partnerApiCredential({
+					id: `pa${id}`.slice(0, 21),
+					name: `Partner API ${id}`,
+					sandbox,
+					companies: [{ companyId: COMPANY, label: 'Agent e2e client', token }],
+				});
+				credentials.push(credential);
+			} else if (!definition.partner) {
 				token = readToken(tokens.length);
 				credential = accessTokenCredential({ id: `tk${id}`.slice(0, 21), name: `Token ${id}`, sandbox, accessToken: token });
 				credentials.push(credential);
@@ -396,10 +448,11 @@ test(`the agent versions under test: n8n ${RUNTIME.n8nVersion}'s default AI Agen
 	expect(AGENTS[0].version).toBeLessThan(4);
 });
 
-test('every workflow ran to its end, except where n8n ends it on a tool error (On Error left at its default)', () => {
+test(`every workflow ran to its end, except where n8n ends it on a tool error (On Error left at its default)${enforced ? ' or refuses the HTTP Request Tool the Partner API credential' : ''}`, () => {
 	const expectedFailures = AGENTS.filter((agent) => WITHOUT_ON_ERROR[RUNTIME.label][agent.key] === 'workflowFails').map(
 		(agent) => runs[agent.key].invalidMonthDefaultOnError.workflowId,
 	);
+	if (enforced) expectedFailures.push(...AGENTS.map((agent) => runs[agent.key].httpRequestToolPartnerApi.workflowId));
 	expect(batch.errors.map((error) => error.workflowId).sort()).toEqual(expectedFailures.sort());
 	// Also nothing n8n's batch counts as a mere warning (those are not in `errors`): a run of every other one.
 	expect(Object.keys(batch.runs).sort()).toEqual(
@@ -429,6 +482,47 @@ describe.each(AGENTS)('$title', (agent) => {
 		const sent = sandboxRequestsWith(token);
 		expect(sent.map((request) => [request.method, request.path, request.query.date, request.status])).toEqual([
 			['GET', expect.stringMatching(new RegExp(`/companies/${COMPANY}/payroll-status$`)), MONTH, 200],
+		]);
+	});
+
+	test("the tool with a Partner API credential (restricted to the nodes that list it): it reads with the company's token, the answer says completed", () => {
+		const { run, requests, token } = conversation(agent, 'partnerApiStatus');
+		expect(requests).toHaveLength(2);
+		expect(offeredTool(requests[0]).name).toBe('Get_payroll_status');
+		const content = expectToolRoundTrip(requests, { companyId: COMPANY, month: MONTH });
+		expect(JSON.parse(content)).toEqual([expect.objectContaining({ companyId: COMPANY, month: MONTH, status: 'completed' })]);
+		expect(content).not.toContain('restricted');
+		expect(agentOutput(run)).toBe(`The tools answered: ${content}`);
+		const sent = sandboxRequestsWith(token);
+		expect(sent.map((request) => [request.method, request.path, request.tokenCompanyId, request.status])).toEqual([
+			['GET', expect.stringMatching(new RegExp(`/companies/${COMPANY}/payroll-status$`)), COMPANY, 200],
+		]);
+	});
+
+	test(`n8n's HTTP Request Tool with the same Partner API credential and the company hint: ${enforced ? 'n8n refuses it the credential and ends the workflow before the model is asked; nothing reaches the service' : `n8n ${RUNTIME.n8nVersion} ignores the restriction: ${agent.toolRunsAsNode ? "the tool fails on its own (Invalid URL)" : "it reads the company's status"}`}`, () => {
+		const { run, requests, token, error } = conversation(agent, 'httpRequestToolPartnerApi');
+		const sent = sandboxRequestsWith(token);
+		if (enforced) {
+			expect(error.error).toBe('Credential type "partnerPayrollPartnerApi" is restricted to specific nodes on node AI Agent');
+			expect(run).toBeUndefined();
+			expect(requests).toEqual([]);
+			expect(sent).toEqual([]);
+			return;
+		}
+		expect(error).toBeUndefined();
+		expect(requests).toHaveLength(2);
+		const [result] = toolMessages(requests[1]);
+		expect(agentOutput(run)).toBe(`The tools answered: ${result.content}`);
+		if (agent.toolRunsAsNode) {
+			// n8n 2.8.4's engine runs this tool with an address it cannot parse: n8n's own error, before any request.
+			expect(JSON.parse(result.content)).toEqual([{ error: 'Invalid URL' }]);
+			expect(sent).toEqual([]);
+			return;
+		}
+		// Inside Agent 2.2 it gets the credential and reads the company's status with the company's token.
+		expect(result.content).toContain('completed');
+		expect(sent.map((request) => [request.method, request.path, request.tokenCompanyId, request.status])).toEqual([
+			['GET', expect.stringMatching(new RegExp(`/companies/${COMPANY}/payroll-status$`)), COMPANY, 200],
 		]);
 	});
 

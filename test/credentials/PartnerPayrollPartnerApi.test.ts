@@ -58,6 +58,10 @@ function request(
 describe('Partner Payroll Partner API credential', () => {
 	const three = [row('FR1001', 'Boulangerie'), row('FR1002', 'Café'), row('ES2001', 'Panadería')];
 
+	it("is restricted to the nodes that list it (n8n from n8n-core 2.25 refuses it to n8n's HTTP Request node)", () => {
+		expect(credential).toHaveProperty('restrictToSupportedNodes', true);
+	});
+
 	it("sends the token of the request's company and removes the company hint", async () => {
 		const sent = await credential.authenticate(
 			credentialsWith(three),
