@@ -12,7 +12,8 @@ import { wait } from './wait';
 // taken in (a loaded machine, a slow network). It arrives between its slot and its answer, so a new
 // second starts with the requests of this process that are still on their way: taken and not yet
 // sent, or sent and not yet answered. Each second's count is then never below what the service can
-// count of this process's requests in it, however late they arrive.
+// count of this process's requests in it, however late they arrive. An answer dated (its Date header)
+// before the current second shows that its request was counted there: it gives its place back.
 
 export type RequestKind = 'read' | 'write';
 
@@ -62,8 +63,15 @@ interface Lane {
 	limit?: number;
 	/** The service's window: one wall-clock second. */
 	second: number;
-	/** Requests counted in that second: ours, or what the service counted when that is more. */
-	used: number;
+	/** Slots taken in that second. */
+	taken: number;
+	/** Requests on their way when that second started, which the service may count in it. */
+	carried: number;
+	/**
+	 * What the service said it counted in that second (other executions and processes too), and the
+	 * slots taken since it said so.
+	 */
+	counted: number;
 	/** When each slot not yet used for a request was taken. */
 	unsent: number[];
 	/** Requests sent and not yet answered. */
@@ -102,7 +110,9 @@ export class Pacer {
 		if (!lane) {
 			lane = {
 				second: 0,
-				used: 0,
+				taken: 0,
+				carried: 0,
+				counted: 0,
 				unsent: [],
 				inTransit: 0,
 				margin: SAFETY_MARGIN,
@@ -123,7 +133,14 @@ export class Pacer {
 		if (second === lane.second) return;
 		lane.second = second;
 		lane.unsent = lane.unsent.filter((taken) => now - taken < UNSENT_SLOT_MS);
-		lane.used = lane.unsent.length + lane.inTransit;
+		lane.taken = 0;
+		lane.carried = lane.unsent.length + lane.inTransit;
+		lane.counted = 0;
+	}
+
+	/** Requests counted in the lane's second: ours, or what the service counted when that is more. */
+	private usedOf(lane: Lane): number {
+		return Math.max(lane.taken + lane.carried, lane.counted);
 	}
 
 	/** Waits for a slot of the application's pace: within the learned limit of the current second. */
@@ -136,30 +153,41 @@ export class Pacer {
 		for (;;) {
 			const now = this.clock.now();
 			this.enterSecondOf(lane, now);
-			if (lane.limit === undefined || lane.used < lane.limit - lane.margin) break;
+			if (lane.limit === undefined || this.usedOf(lane) < lane.limit - lane.margin) break;
 			// The next second opens new slots: wait for it, a little after, spread out.
 			await this.clock.sleep(1000 - (now % 1000) + Math.floor(Math.random() * 20), options.signal);
 		}
-		lane.used++;
+		lane.taken++;
+		lane.counted++;
 		lane.unsent.push(this.clock.now());
 	}
 
 	/**
-	 * A request that took its slot is being sent now. Call the returned function once its answer has
-	 * arrived or it failed: until then it holds a place in every new second.
+	 * A request that took its slot is being sent now. Call the returned function once, with its answer
+	 * when one came, as soon as it is answered or failed: until then it holds a place in every new second.
 	 */
-	sending(application: string, kind: RequestKind): () => void {
+	sending(
+		application: string,
+		kind: RequestKind,
+	): (answer?: Pick<IN8nHttpFullResponse, 'headers'>) => void {
 		const lane = this.laneOf(application, kind);
 		this.enterSecondOf(lane, this.clock.now());
 		lane.unsent.shift();
 		lane.inTransit++;
+		const sentIn = lane.second;
 		let answered = false;
-		return () => {
+		return (answer) => {
 			if (answered) return;
 			answered = true;
 			// Entering a new second first: the request counts in it, it may have arrived there.
 			this.enterSecondOf(lane, this.clock.now());
 			lane.inTransit--;
+			// The service counts a request before it answers: an answer dated in an earlier second was
+			// counted there, not in this one.
+			const dated = Date.parse((answer && header(answer, 'date')) ?? '');
+			if (lane.second > sentIn && Math.floor(dated / 1000) < lane.second) {
+				lane.carried = Math.max(lane.carried - 1, 0);
+			}
 		};
 	}
 
@@ -179,10 +207,10 @@ export class Pacer {
 		const remaining = Number(header(response, 'x-ratelimit-remaining-second'));
 		if (second === lane.second && Number.isFinite(remaining)) {
 			// Other executions and processes of the same application count too.
-			lane.used = Math.max(lane.used, limit - remaining);
+			lane.counted = Math.max(lane.counted, limit - remaining);
 		}
 		if (response.statusCode === 429) {
-			if (second === lane.second) lane.used = Math.max(lane.used, limit);
+			if (second === lane.second) lane.counted = Math.max(lane.counted, limit);
 			if (second !== lane.widenedSecond) {
 				lane.margin = Math.min(lane.margin + MARGIN_STEP, Math.floor(limit / 2));
 				lane.widenedSecond = second;

@@ -165,7 +165,11 @@ export async function apiRequest<T = IN8nHttpFullResponse>(
 				disableFollowRedirect: request.toAuthorizationServer,
 				...safeTransportOptions(connection.requestOptions),
 			});
-			const response = await sent.finally(answered);
+			const response = await sent.catch((error: unknown) => {
+				answered();
+				throw error;
+			});
+			answered(response);
 			processPacer.learn(application, kindOf(request.method), response);
 			if (
 				request.toAuthorizationServer &&

@@ -151,8 +151,23 @@ describe('Pacer', () => {
 				answers.push(pacer.sending(APP, 'read'));
 			}
 			nextSecond(clock);
-			for (const answered of answers) answered(); // answered in the new second: they stay in it
+			// Answered in the new second, undated or dated in it: they may have arrived in it, they stay.
+			const dated = { headers: { date: new Date(clock.time).toUTCString() } };
+			answers.forEach((answered, index) => (index % 2 ? answered(dated) : answered()));
 			expect(perSecond(await secondsOfSlots(pacer, clock, 48))).toEqual([40, 8]);
+		});
+
+		it('answered in the next second with the date of its own: it was counted there, its place comes back', async () => {
+			const { clock, pacer } = atLimit();
+			const sentAt = new Date(clock.time).toUTCString();
+			const answers = [];
+			for (let index = 0; index < 8; index++) {
+				await pacer.takeSlot(APP, 'read');
+				answers.push(pacer.sending(APP, 'read'));
+			}
+			nextSecond(clock);
+			for (const answered of answers) answered({ headers: { date: sentAt } });
+			expect(perSecond(await secondsOfSlots(pacer, clock, 48))).toEqual([48]);
 		});
 
 		it('answered within its own second: it takes no slot of the next one', async () => {
