@@ -152,8 +152,7 @@ const rest = () => new Promise((resolve) => setTimeout(resolve, 1_500));
  * In-process: n8n-core's contexts call the trigger's poll() and the node's execute(); each poll has
  * fresh static data (a first poll: every company gets its baseline).
  */
-function inProcessRunner(options, tokens, companyIds) {
-	const pkg = loadPackage();
+function inProcessRunner(pkg, options, tokens, companyIds) {
 	const credentials = partnerCredentialRecord({ apiBaseUrl: sandbox.apiBaseUrl, authServerUrl: sandbox.authServerUrl }, tokens).data;
 	return {
 		where: 'in-process (n8n-core of the repository root)',
@@ -255,13 +254,16 @@ let sandbox;
 async function main() {
 	const options = parseArgs(process.argv.slice(2));
 	if (options.build) execFileSync('npm', ['run', 'build'], { cwd: repoRoot, stdio: 'inherit' });
+	// Loaded before the sandbox starts: loading takes seconds on a busy machine, and the sandbox closes a
+	// kept-alive connection left idle that long.
+	const pkg = options.inN8n ? null : loadPackage();
 	sandbox = await startSandboxProcess({ generatedCompanies: options.companies - 4 });
 	let runner = null;
 	try {
 		const seed = await sandbox.control('GET', '/seed');
 		const companyIds = seed.companies.map((company) => company.companyId ?? company.id);
 		const tokens = await issueTokens(sandbox, companyIds);
-		runner = options.inN8n ? await inN8nRunner(options, tokens, companyIds) : inProcessRunner(options, tokens, companyIds);
+		runner = options.inN8n ? await inN8nRunner(options, tokens, companyIds) : inProcessRunner(pkg, options, tokens, companyIds);
 		await sandbox.rateLimit(true);
 		const reads = companyIds.length * 2;
 		console.log(`Partner scale, ${runner.where}, commit ${commitOf()}`);
