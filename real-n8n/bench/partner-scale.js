@@ -152,8 +152,8 @@ const rest = () => new Promise((resolve) => setTimeout(resolve, 1_500));
  * In-process: n8n-core's contexts call the trigger's poll() and the node's execute(); each poll has
  * fresh static data (a first poll: every company gets its baseline).
  */
-function inProcessRunner(pkg, options, tokens, companyIds) {
-	const credentials = partnerCredentialRecord({ apiBaseUrl: sandbox.apiBaseUrl, authServerUrl: sandbox.authServerUrl }, tokens).data;
+function inProcessRunner(pkg, sandbox, options, tokens, companyIds) {
+	const credentials = partnerCredentialRecord(sandbox, tokens).data;
 	return {
 		where: 'in-process (n8n-core of the repository root)',
 		async poll() {
@@ -206,7 +206,7 @@ const log = (message) => console.log(`» ${message}`);
  * and one items run with the limit off first: n8n loads the package's code, and the trigger records every
  * company's baseline, so each measured poll is an ordinary poll of a running trigger.
  */
-async function inN8nRunner(options, tokens, companyIds) {
+async function inN8nRunner(sandbox, options, tokens, companyIds) {
 	const lib = loadRealN8nLibrary(options.n8nVersion);
 	await lib.ensureN8nInstalled();
 	const runtime = runtimeOf(lib);
@@ -249,7 +249,6 @@ async function inN8nRunner(options, tokens, companyIds) {
 const ratio = (ms, reads) => (ms / 1000 / (reads / READS_PER_SECOND)).toFixed(3);
 const load = () => os.loadavg().map((value) => value.toFixed(2)).join(', ');
 
-let sandbox;
 
 async function main() {
 	const options = parseArgs(process.argv.slice(2));
@@ -257,13 +256,13 @@ async function main() {
 	// Loaded before the sandbox starts: loading takes seconds on a busy machine, and the sandbox closes a
 	// kept-alive connection left idle that long.
 	const pkg = options.inN8n ? null : loadPackage();
-	sandbox = await startSandboxProcess({ generatedCompanies: options.companies - 4 });
+	const sandbox = await startSandboxProcess({ generatedCompanies: options.companies - 4 });
 	let runner = null;
 	try {
 		const seed = await sandbox.control('GET', '/seed');
 		const companyIds = seed.companies.map((company) => company.companyId ?? company.id);
 		const tokens = await issueTokens(sandbox, companyIds);
-		runner = options.inN8n ? await inN8nRunner(options, tokens, companyIds) : inProcessRunner(pkg, options, tokens, companyIds);
+		runner = options.inN8n ? await inN8nRunner(sandbox, options, tokens, companyIds) : inProcessRunner(pkg, sandbox, options, tokens, companyIds);
 		await sandbox.rateLimit(true);
 		const reads = companyIds.length * 2;
 		console.log(`Partner scale, ${runner.where}, commit ${commitOf()}`);
