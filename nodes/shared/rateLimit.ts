@@ -7,6 +7,13 @@ import { wait } from './wait';
 // process sends to one application takes a slot of that application's pace first, so the node's
 // items, other executions, the trigger's polls and nested downloads share one budget. Without the
 // headers nothing is slowed down.
+//
+// The service counts a request in the second it arrives, which may be after the second its slot was
+// taken in (a loaded machine, a slow network). It arrives between its slot and its answer, so a new
+// second starts with the requests of this process that are still on their way: taken and not yet
+// sent, or sent and not yet answered. Each second's count is then never below what the service can
+// count of this process's requests in it, however late they arrive. An answer dated (its Date header)
+// before the current second shows that its request was counted there: it gives its place back.
 
 export type RequestKind = 'read' | 'write';
 
@@ -21,8 +28,16 @@ export const isRead = (method: string | undefined): boolean =>
 export const kindOf = (method: string | undefined): RequestKind =>
 	isRead(method) ? 'read' : 'write';
 
-/** Slots left free in each second: a request sent late in a second may be counted in the next one. */
+/**
+ * Slots left free in each second: the service's seconds follow its own clock, which may differ from
+ * this machine's by a little.
+ */
 const SAFETY_MARGIN = 2;
+/**
+ * A slot not used for a request within this time was given up (the caller was cancelled or ran out of
+ * time between its slot and its request): it no longer holds a place in new seconds.
+ */
+const UNSENT_SLOT_MS = 1_000;
 /**
  * A second with a 429 widens the margin by this much (once, however many 429s: the items in flight when
  * another process filled the second come back refused together); each quiet second narrows it again by
@@ -48,8 +63,19 @@ interface Lane {
 	limit?: number;
 	/** The service's window: one wall-clock second. */
 	second: number;
-	/** Requests counted in that second: ours, or what the service counted when that is more. */
-	used: number;
+	/** Slots taken in that second. */
+	taken: number;
+	/** Requests on their way when that second started, which the service may count in it. */
+	carried: number;
+	/**
+	 * What the service said it counted in that second (other executions and processes too), and the
+	 * slots taken since it said so.
+	 */
+	counted: number;
+	/** When each slot not yet used for a request was taken. */
+	unsent: number[];
+	/** Requests sent and not yet answered. */
+	inTransit: number;
 	margin: number;
 	lastRefusal: number;
 	/** The last second whose 429s widened the margin. */
@@ -84,7 +110,11 @@ export class Pacer {
 		if (!lane) {
 			lane = {
 				second: 0,
-				used: 0,
+				taken: 0,
+				carried: 0,
+				counted: 0,
+				unsent: [],
+				inTransit: 0,
 				margin: SAFETY_MARGIN,
 				lastRefusal: 0,
 				widenedSecond: 0,
@@ -92,6 +122,25 @@ export class Pacer {
 			this.lanes.set(key, lane);
 		}
 		return lane;
+	}
+
+	/**
+	 * Moves the lane to the second of `now`. A new second starts with the requests still on their way,
+	 * which the service may count in it.
+	 */
+	private enterSecondOf(lane: Lane, now: number) {
+		const second = Math.floor(now / 1000);
+		if (second === lane.second) return;
+		lane.second = second;
+		lane.unsent = lane.unsent.filter((taken) => now - taken < UNSENT_SLOT_MS);
+		lane.taken = 0;
+		lane.carried = lane.unsent.length + lane.inTransit;
+		lane.counted = 0;
+	}
+
+	/** Requests counted in the lane's second: ours, or what the service counted when that is more. */
+	private usedOf(lane: Lane): number {
+		return Math.max(lane.taken + lane.carried, lane.counted);
 	}
 
 	/** Waits for a slot of the application's pace: within the learned limit of the current second. */
@@ -103,16 +152,43 @@ export class Pacer {
 		const lane = this.laneOf(application, kind);
 		for (;;) {
 			const now = this.clock.now();
-			const second = Math.floor(now / 1000);
-			if (second !== lane.second) {
-				lane.second = second;
-				lane.used = 0;
-			}
-			if (lane.limit === undefined || lane.used < lane.limit - lane.margin) break;
+			this.enterSecondOf(lane, now);
+			if (lane.limit === undefined || this.usedOf(lane) < lane.limit - lane.margin) break;
 			// The next second opens new slots: wait for it, a little after, spread out.
 			await this.clock.sleep(1000 - (now % 1000) + Math.floor(Math.random() * 20), options.signal);
 		}
-		lane.used++;
+		lane.taken++;
+		lane.counted++;
+		lane.unsent.push(this.clock.now());
+	}
+
+	/**
+	 * A request that took its slot is being sent now. Call the returned function once, with its answer
+	 * when one came, as soon as it is answered or failed: until then it holds a place in every new second.
+	 */
+	sending(
+		application: string,
+		kind: RequestKind,
+	): (answer?: Pick<IN8nHttpFullResponse, 'headers'>) => void {
+		const lane = this.laneOf(application, kind);
+		this.enterSecondOf(lane, this.clock.now());
+		lane.unsent.shift();
+		lane.inTransit++;
+		const sentIn = lane.second;
+		let answered = false;
+		return (answer) => {
+			if (answered) return;
+			answered = true;
+			// Entering a new second first: the request counts in it, it may have arrived there.
+			this.enterSecondOf(lane, this.clock.now());
+			lane.inTransit--;
+			// The service counts a request before it answers: an answer dated in an earlier second was
+			// counted there, not in this one.
+			const dated = Date.parse((answer && header(answer, 'date')) ?? '');
+			if (lane.second > sentIn && Math.floor(dated / 1000) < lane.second) {
+				lane.carried = Math.max(lane.carried - 1, 0);
+			}
+		};
 	}
 
 	/** Learns the limit and what remains of this second from any answer; a 429 slows the pace. */
@@ -126,18 +202,15 @@ export class Pacer {
 		const lane = this.laneOf(application, kind);
 		const now = this.clock.now();
 		lane.limit = limit;
+		this.enterSecondOf(lane, now);
 		const second = Math.floor(now / 1000);
-		if (second > lane.second) {
-			lane.second = second;
-			lane.used = 0;
-		}
 		const remaining = Number(header(response, 'x-ratelimit-remaining-second'));
 		if (second === lane.second && Number.isFinite(remaining)) {
 			// Other executions and processes of the same application count too.
-			lane.used = Math.max(lane.used, limit - remaining);
+			lane.counted = Math.max(lane.counted, limit - remaining);
 		}
 		if (response.statusCode === 429) {
-			if (second === lane.second) lane.used = Math.max(lane.used, limit);
+			if (second === lane.second) lane.counted = Math.max(lane.counted, limit);
 			if (second !== lane.widenedSecond) {
 				lane.margin = Math.min(lane.margin + MARGIN_STEP, Math.floor(limit / 2));
 				lane.widenedSecond = second;

@@ -145,7 +145,9 @@ export async function apiRequest<T = IN8nHttpFullResponse>(
 			attempts: connection.attempts,
 		},
 		async ({ timeoutMs }) => {
-			const response = await connection.send({
+			// On its way until answered: the service may count it in any second until then.
+			const answered = processPacer.sending(application, kindOf(request.method));
+			const sent = connection.send({
 				method: request.method,
 				baseURL: isFullUrl ? undefined : connection.baseUrl,
 				url: request.path,
@@ -163,6 +165,11 @@ export async function apiRequest<T = IN8nHttpFullResponse>(
 				disableFollowRedirect: request.toAuthorizationServer,
 				...safeTransportOptions(connection.requestOptions),
 			});
+			const response = await sent.catch((error: unknown) => {
+				answered();
+				throw error;
+			});
+			answered(response);
 			processPacer.learn(application, kindOf(request.method), response);
 			if (
 				request.toAuthorizationServer &&

@@ -369,8 +369,22 @@ once at activation, and the sandbox's request log (which numbers TCP connections
 `;
 }
 
+/** The section partner-scale.js measures, written by hand: a new report keeps it where it was. */
+const HAND_WRITTEN_SECTION = '## Partners at scale';
+
+/** The hand-written section of the report already in `file` (up to the next section), or ''. */
+function handWrittenSection(file) {
+	const existing = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+	const start = existing.indexOf(`\n${HAND_WRITTEN_SECTION}`);
+	if (start === -1) return '';
+	const end = existing.indexOf('\n## ', start + 1);
+	return existing.slice(start + 1, end === -1 ? undefined : end + 1);
+}
+
 function writeReport(file, context) {
-	fs.writeFileSync(file, markdown(context));
+	const report = markdown(context);
+	const kept = handWrittenSection(file);
+	fs.writeFileSync(file, kept ? report.replace('\n## Runs\n', () => `\n${kept}## Runs\n`) : report);
 }
 
 module.exports = { figuresOf, consoleLines, writeReport };

@@ -65,4 +65,4 @@ async function measureTrigger(bench, sandbox, runs) {
 	return { months, polls };
 }
 
-module.exports = { measureTrigger, watchedMonths };
+module.exports = { measureTrigger, watchedMonths, pollRequests, isStatus };

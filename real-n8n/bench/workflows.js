@@ -3,6 +3,7 @@
 // measured, always named "Subject". The same request is made by this package's node and by n8n's
 // HTTP Request node (header auth). Credentials are records for `n8n import:credentials`.
 const crypto = require('node:crypto');
+const { partnerCredential, DEFAULT_CLIENT } = require('../lib/credentials');
 
 const SUBJECT = 'Subject';
 const COMPANY = 'FR1001';
@@ -19,6 +20,8 @@ const CREDENTIALS = {
 	// A token belongs to one company: GB3001's documents need GB3001's (same client application, same limit).
 	payrollUk: { id: 'benchPayrollTokenUk', name: 'Bench token GB3001' },
 	header: { id: 'benchHeaderAuth', name: 'Bench header auth' },
+	// One Partner API credential holding every company of the sandbox (partner-scale.js).
+	partner: { id: 'benchPartnerApi', name: 'Bench partner companies' },
 };
 
 function credentialRecords(sandbox) {
@@ -108,7 +111,34 @@ function continuing(node) {
 	return { ...node, onError: 'continueRegularOutput' };
 }
 
-function webhookWorkflow(key, { items, node }) {
+/**
+ * The Partner API credential record: one row per company of `companies` (`{companyId, token}`), labelled
+ * "Client <id>", with the sandbox's default OAuth client (the one that issued the tokens).
+ */
+function partnerCredentialRecord(sandbox, companies) {
+	return partnerCredential({
+		...CREDENTIALS.partner,
+		sandbox,
+		client: DEFAULT_CLIENT,
+		companies: companies.map(({ companyId, token }) => ({ companyId, label: `Client ${companyId}`, token })),
+	});
+}
+
+/** Get Status of the Partner Payroll node over the Partner API credential, for the item's company. */
+function partnerStatusNode() {
+	return continuing({
+		type: PACKAGE_NODE,
+		typeVersion: 1,
+		parameters: { authentication: 'partnerApi', resource: 'payroll', operation: 'getStatus', companyId: '={{ $json.companyId }}', month: MONTH },
+		credentials: { partnerPayrollPartnerApi: CREDENTIALS.partner },
+	});
+}
+
+/**
+ * A Webhook → [`items` items] → the node measured. With `companyIds`, item i carries
+ * `companyId: companyIds[i % companyIds.length]`: the items spread over the companies, in turn.
+ */
+function webhookWorkflow(key, { items, companyIds, node }) {
 	const id = `bench${key[0].toUpperCase()}${key.slice(1)}`.slice(0, 21);
 	const path = `bench-${key.toLowerCase()}`;
 	const nodes = [
@@ -125,7 +155,11 @@ function webhookWorkflow(key, { items, node }) {
 			name: 'Items',
 			type: 'n8n-nodes-base.code',
 			typeVersion: 2,
-			parameters: { jsCode: `return Array.from({ length: ${items} }, (_, index) => ({ json: { index } }));` },
+			parameters: {
+				jsCode: companyIds
+					? `const companyIds = ${JSON.stringify(companyIds)};\nreturn Array.from({ length: ${items} }, (_, index) => ({ json: { index, companyId: companyIds[index % companyIds.length] } }));`
+					: `return Array.from({ length: ${items} }, (_, index) => ({ json: { index } }));`,
+			},
 		});
 	}
 	nodes.push({ name: SUBJECT, ...node });
@@ -144,14 +178,15 @@ function webhookWorkflow(key, { items, node }) {
 	};
 }
 
-/**
- * The trigger, watching Current and Previous Month with Company ID empty (one introspection per
- * poll at most), polling at activation and then once an hour: every activation is one poll.
- */
-function triggerWorkflow() {
+const TRIGGER_SETTINGS = { executionOrder: 'v1', timezone: 'Europe/Paris' };
+/** Polls at activation and then once an hour: every activation is one poll. */
+const HOURLY = { item: [{ mode: 'everyHour', minute: 7 }] };
+
+/** A Partner Payroll Trigger with these parameters and credentials → a No Operation node. */
+function triggerWorkflowOf(name, parameters, credentials) {
 	return {
-		name: 'Bench trigger',
-		settings: { executionOrder: 'v1', timezone: 'Europe/Paris' },
+		name,
+		settings: TRIGGER_SETTINGS,
 		nodes: [
 			{
 				id: 'bench-trigger-0',
@@ -159,15 +194,8 @@ function triggerWorkflow() {
 				type: 'n8n-nodes-partner-payroll.partnerPayrollTrigger',
 				typeVersion: 1,
 				position: [0, 0],
-				parameters: {
-					pollTimes: { item: [{ mode: 'everyHour', minute: 7 }] },
-					authentication: 'accessToken',
-					event: 'payrollCompleted',
-					companyId: '',
-					months: 'both',
-					options: {},
-				},
-				credentials: { partnerPayrollApi: CREDENTIALS.payroll },
+				parameters: { pollTimes: HOURLY, event: 'payrollCompleted', months: 'both', options: {}, ...parameters },
+				credentials,
 			},
 			{ id: 'bench-trigger-1', name: 'Received', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0], parameters: {} },
 		],
@@ -175,4 +203,31 @@ function triggerWorkflow() {
 	};
 }
 
-module.exports = { SUBJECT, COMPANY, MONTH, UK_COMPANY, LIMITED_FILES, LISTED_PDFS, credentialRecords, subjects, webhookWorkflow, triggerWorkflow };
+/**
+ * The trigger, watching Current and Previous Month with Company ID empty (one introspection per
+ * poll at most).
+ */
+function triggerWorkflow() {
+	return triggerWorkflowOf('Bench trigger', { authentication: 'accessToken', companyId: '' }, { partnerPayrollApi: CREDENTIALS.payroll });
+}
+
+/** The trigger over every company of the Partner API credential, Current and Previous Month. */
+function partnerTriggerWorkflow() {
+	return triggerWorkflowOf('Bench partner trigger', { authentication: 'partnerApi', companies: 'all' }, { partnerPayrollPartnerApi: CREDENTIALS.partner });
+}
+
+module.exports = {
+	SUBJECT,
+	COMPANY,
+	MONTH,
+	UK_COMPANY,
+	LIMITED_FILES,
+	LISTED_PDFS,
+	credentialRecords,
+	partnerCredentialRecord,
+	partnerStatusNode,
+	subjects,
+	webhookWorkflow,
+	triggerWorkflow,
+	partnerTriggerWorkflow,
+};

@@ -26,7 +26,10 @@ const answer = (limit: number, remaining: number, statusCode = 200) => ({
 	},
 });
 
-/** Takes `count` slots one after the other; returns in which second (from the start) each was given. */
+/**
+ * Takes `count` slots one after the other, each sent and answered at once (a request that takes no
+ * time); returns in which second (from the start) each was given.
+ */
 async function secondsOfSlots(
 	pacer: Pacer,
 	clock: TestClock,
@@ -37,6 +40,7 @@ async function secondsOfSlots(
 	const seconds: number[] = [];
 	for (let index = 0; index < count; index++) {
 		await pacer.takeSlot(APP, kind);
+		pacer.sending(APP, kind)();
 		seconds.push(Math.floor((clock.now() - start) / 1000));
 	}
 	return seconds;
@@ -85,6 +89,7 @@ describe('Pacer', () => {
 		clock.time += 11_000;
 		pacer.learn(APP, 'read', answer(50, 49));
 		await pacer.takeSlot(APP, 'read'); // a new second
+		pacer.sending(APP, 'read')();
 		clock.time += 1000 - (clock.time % 1000);
 		const recovered = perSecond(await secondsOfSlots(pacer, clock, 47));
 		expect(recovered[0]).toBe(47);
@@ -128,6 +133,70 @@ describe('Pacer', () => {
 		expect(perSecond(await secondsOfSlots(pacer, clock, 48))).toEqual([48]);
 	});
 
+	describe('a request counts in every second it may reach the service in', () => {
+		/** A pacer that knows the limit (50, 48 with the margin), at the start of a second. */
+		function atLimit() {
+			const clock = new TestClock();
+			const pacer = new Pacer(clock);
+			pacer.learn(APP, 'read', answer(50, 50));
+			return { clock, pacer };
+		}
+		const nextSecond = (clock: TestClock) => (clock.time += 1000 - (clock.time % 1000));
+
+		it('sent and not yet answered when a second starts: it takes a slot of that second', async () => {
+			const { clock, pacer } = atLimit();
+			const answers = [];
+			for (let index = 0; index < 8; index++) {
+				await pacer.takeSlot(APP, 'read');
+				answers.push(pacer.sending(APP, 'read'));
+			}
+			nextSecond(clock);
+			// Answered in the new second, undated or dated in it: they may have arrived in it, they stay.
+			const dated = { headers: { date: new Date(clock.time).toUTCString() } };
+			answers.forEach((answered, index) => (index % 2 ? answered(dated) : answered()));
+			expect(perSecond(await secondsOfSlots(pacer, clock, 48))).toEqual([40, 8]);
+		});
+
+		it('answered in the next second with the date of its own: it was counted there, its place comes back', async () => {
+			const { clock, pacer } = atLimit();
+			const sentAt = new Date(clock.time).toUTCString();
+			const answers = [];
+			for (let index = 0; index < 8; index++) {
+				await pacer.takeSlot(APP, 'read');
+				answers.push(pacer.sending(APP, 'read'));
+			}
+			nextSecond(clock);
+			for (const answered of answers) answered({ headers: { date: sentAt } });
+			expect(perSecond(await secondsOfSlots(pacer, clock, 48))).toEqual([48]);
+		});
+
+		it('answered within its own second: it takes no slot of the next one', async () => {
+			const { clock, pacer } = atLimit();
+			await pacer.takeSlot(APP, 'read');
+			pacer.sending(APP, 'read')();
+			nextSecond(clock);
+			expect(perSecond(await secondsOfSlots(pacer, clock, 48))).toEqual([48]);
+		});
+
+		it('its slot taken late in a second and sent in the next: it takes a slot of that one too', async () => {
+			const { clock, pacer } = atLimit();
+			clock.time += 999;
+			await pacer.takeSlot(APP, 'read');
+			clock.time += 2;
+			const answered = pacer.sending(APP, 'read');
+			answered();
+			expect(perSecond(await secondsOfSlots(pacer, clock, 48))).toEqual([47, 1]);
+		});
+
+		it('a slot never used for a request is given up after a second', async () => {
+			const { clock, pacer } = atLimit();
+			await pacer.takeSlot(APP, 'read'); // its caller was cancelled: no request follows
+			nextSecond(clock);
+			clock.time += 1;
+			expect(perSecond(await secondsOfSlots(pacer, clock, 48))).toEqual([48]);
+		});
+	});
+
 	it('keeps reads and writes apart', async () => {
 		const clock = new TestClock();
 		const pacer = new Pacer(clock);
@@ -157,8 +226,6 @@ describe('Pacer', () => {
 		pacer.learn(APP, 'read', answer(50, 0));
 		const cancel = new AbortController();
 		cancel.abort();
-		await expect(
-			pacer.takeSlot(APP, 'read', { signal: cancel.signal }),
-		).rejects.toThrow('aborted');
+		await expect(pacer.takeSlot(APP, 'read', { signal: cancel.signal })).rejects.toThrow('aborted');
 	});
 });

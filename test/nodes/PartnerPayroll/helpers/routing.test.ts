@@ -6,6 +6,7 @@ import {
 	failureOf,
 	runPartnerPayroll,
 } from '../../../support/fixtures';
+import { pause } from '../../../support/network';
 
 const session = new SandboxSession();
 beforeAll(async () => await session.start());
@@ -259,5 +260,25 @@ describe("at the service's rate limit (the sandbox's model: 50 reads per second 
 		const refused = (await session.requests()).filter((request) => request.status === 429);
 		// Only the first answers teach the pacer the limit: at most the first second's excess is refused.
 		expect(refused.length).toBeLessThanOrEqual(16);
+	}, 30_000);
+
+	// A loaded machine or network delivers a request paced in one second in the next one, where the
+	// service counts it: the 8 delayed requests arrive 1 s late, after the next second's slots are sent.
+	it('requests that reach the service a second late count in the second they arrive: no 429', async () => {
+		await session.control('POST', '/rate-limits', { enabled: true });
+		const credentials = session.accessToken(await session.token('FR1001'));
+		await runPartnerPayroll(statusOf('202610'), credentials); // teaches the pacer the limit
+		await session.injectFault({ path: STATUS_PATH, type: 'delay', delayMs: 1_000, count: 8 });
+		await session.clearRequests();
+		await pause(1_200 - (Date.now() % 1_000)); // 200 ms into a second
+		const items: INodeExecutionData[] = Array.from({ length: 120 }, () => ({ json: {} }));
+		const output = await runPartnerPayroll(statusOf('202610'), credentials, {
+			items,
+			continueOnFail: true,
+		});
+		expect(output.filter((item) => item.json.error)).toEqual([]);
+		const logged = await session.requests();
+		expect(logged.filter((request) => request.status === 429)).toEqual([]);
+		expect(logged).toHaveLength(120);
 	}, 30_000);
 });
