@@ -115,14 +115,15 @@ function classify(policy: RequestPolicy, error: unknown, stalled: boolean): Fail
 		retry: false,
 	});
 	if (error instanceof PartnerPayrollApiError && error.httpCode) {
-		const retriedWrite = error.retryable && error.httpCode !== '429';
+		// A 5xx may come after the service recorded a write; a 429 says it refused it.
+		const mayHaveRecorded = error.retryable && error.httpCode !== '429';
 		return {
 			error,
 			retry: error.retryable,
-			unknownOutcome: retriedWrite ? { httpCode: error.httpCode } : undefined,
+			unknownOutcome: mayHaveRecorded ? { httpCode: error.httpCode } : undefined,
 		};
 	}
-	// A connection error of an earlier attempt's reading (a file cut off mid-way).
+	// A connection error raised while the answer was read (a file cut off mid-way).
 	if (error instanceof PartnerPayrollApiError && error.retryable) {
 		return {
 			error,
