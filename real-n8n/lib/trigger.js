@@ -3,7 +3,7 @@
 // Received (No Operation) polling on the shortest schedule the n8n version accepts, payroll statuses
 // set in the sandbox from outside, and polls counted in the sandbox's request log (the trigger sends
 // one status request per watched month and poll).
-const { packageName } = require('./paths');
+const { partnerPayrollTriggerNode } = require('./workflows');
 const { listRequests, sandboxControl, startTestSandbox } = require('./sandbox');
 const { pollSchedule } = require('./poll-schedule');
 const { ensureN8nInstalled } = require('./install');
@@ -50,18 +50,8 @@ function payrollTriggerWorkflow({
 		nodes: [
 			{
 				id: `${id}-trigger`,
-				name: TRIGGER_NAME,
-				type: `${packageName}.partnerPayrollTrigger`,
-				typeVersion: 1,
 				position: [0, 0],
-				parameters: {
-					pollTimes: schedule.pollTimes,
-					authentication: 'accessToken',
-					event: 'payrollCompleted',
-					options: {},
-					...parameters,
-				},
-				credentials: { partnerPayrollApi: { id: credential.id, name: credential.name } },
+				...partnerPayrollTriggerNode(TRIGGER_NAME, schedule.pollTimes, parameters, credential),
 			},
 			{
 				id: `${id}-received`,

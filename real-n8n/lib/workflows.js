@@ -24,6 +24,26 @@ function partnerPayrollNode(name, parameters, credential) {
 	};
 }
 
+/**
+ * A Partner Payroll Trigger node polling at `pollTimes`: Payroll Completed unless `parameters` say otherwise.
+ * `credential` is a record from credentials.js and sets `authentication`, as for the node.
+ */
+function partnerPayrollTriggerNode(name, pollTimes, parameters, credential) {
+	return {
+		name,
+		type: `${packageName}.partnerPayrollTrigger`,
+		typeVersion: 1,
+		parameters: {
+			pollTimes,
+			authentication: AUTHENTICATION_OF[credential.type] ?? 'accessToken',
+			event: 'payrollCompleted',
+			options: {},
+			...parameters,
+		},
+		credentials: { [credential.type]: { id: credential.id, name: credential.name } },
+	};
+}
+
 const manualTrigger = () => ({
 	name: TRIGGER_NAME,
 	type: 'n8n-nodes-base.manualTrigger',
@@ -67,4 +87,4 @@ function chainWorkflow(id, name, nodes, { trigger = manualTrigger() } = {}) {
 	return { id, name, active: false, settings: { executionOrder: 'v1' }, nodes: all, connections };
 }
 
-module.exports = { NODE_TYPE, partnerPayrollNode, chainWorkflow, webhookTrigger };
+module.exports = { NODE_TYPE, partnerPayrollNode, partnerPayrollTriggerNode, chainWorkflow, webhookTrigger };

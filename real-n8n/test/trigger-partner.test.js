@@ -17,9 +17,9 @@ const {
 	N8nPublicApi,
 	N8nRest,
 	nodeItems,
-	packageName,
 	partnerCredential,
 	partnerPayrollNode,
+	partnerPayrollTriggerNode,
 	pollSchedule,
 	sandboxControl,
 	setPayrollStatus,
@@ -51,19 +51,13 @@ let companyIds;
 function partnerTriggerWorkflow() {
 	const trigger = {
 		id: `${WORKFLOW_ID}-trigger`,
-		name: 'Partner Payroll Trigger',
-		type: `${packageName}.partnerPayrollTrigger`,
-		typeVersion: 1,
 		position: [0, 0],
-		parameters: {
-			pollTimes: SCHEDULE.pollTimes,
-			authentication: 'partnerApi',
-			event: 'payrollCompleted',
-			companies: 'all',
-			months: 'current',
-			options: {},
-		},
-		credentials: { partnerPayrollPartnerApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } },
+		...partnerPayrollTriggerNode(
+			'Partner Payroll Trigger',
+			SCHEDULE.pollTimes,
+			{ companies: 'all', months: 'current' },
+			CREDENTIAL,
+		),
 	};
 	const download = {
 		id: `${WORKFLOW_ID}-download`,
