@@ -6,14 +6,14 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { readConnection } from '../shared/connection';
-import { credentialTests } from '../shared/credentialTest';
 import {
-	nodeAuthenticationField,
 	ACCESS_TOKEN_CHOICE,
 	OAUTH2_CHOICE,
 	PARTNER_CHOICE,
-} from '../shared/descriptions';
+	authenticationField,
+	readConnection,
+} from '../shared/authentication';
+import { credentialTests } from '../shared/credentialTest';
 import { NODE_RATE_LIMIT_ADVICE, NODE_TIMEOUT_ADVICE, asNodeError } from '../shared/errors';
 import { cancelSignalOf } from '../shared/transport';
 import { inPool } from '../shared/pool';
@@ -86,7 +86,7 @@ export class PartnerPayroll implements INodeType {
 			},
 		],
 		properties: [
-			nodeAuthenticationField,
+			authenticationField,
 			{
 				displayName: 'Resource',
 				name: 'resource',

@@ -1,5 +1,6 @@
 import {
 	NodeConnectionTypes,
+	NodeOperationError,
 	type INodeExecutionData,
 	type INodeType,
 	type INodeTypeDescription,
@@ -7,10 +8,15 @@ import {
 } from 'n8n-workflow';
 
 import { resolveCompanyId } from '../shared/company';
-import { readConnection, type Connection } from '../shared/connection';
+import {
+	ACCESS_TOKEN_CHOICE,
+	OAUTH2_CHOICE,
+	PARTNER_CHOICE,
+	readConnection,
+} from '../shared/authentication';
+import type { Connection } from '../shared/connection';
 import { credentialTests } from '../shared/credentialTest';
-import { TRIGGER_RATE_LIMIT_ADVICE, asNodeError, failureError } from '../shared/errors';
-import { ACCESS_TOKEN_CHOICE, OAUTH2_CHOICE, PARTNER_CHOICE } from '../shared/descriptions';
+import { asNodeError } from '../shared/errors';
 import { listPartnerCompanies } from '../shared/partnerCompanyList';
 import { newDocumentWatcher } from './events/newDocument';
 import { payrollCompletedWatcher } from './events/payrollCompleted';
@@ -28,6 +34,7 @@ import {
 	watchedCompanies,
 } from './helpers/partnerPoll';
 import { PollBudget } from './helpers/pollBudget';
+import { TRIGGER_RATE_LIMIT_ADVICE } from './helpers/requests';
 import { readTriggerState, storeEventState } from './helpers/stateStore';
 import { withCompanyState } from './helpers/companies';
 import type { PollInput } from './events/types';
@@ -79,19 +86,25 @@ export class PartnerPayrollTrigger implements INodeType {
 		if (this.getMode() === 'manual') {
 			// "Fetch Test Event": a real sample; the stored state is neither read nor written.
 			const connection = await connect();
-			const sample = connection.companies
+			const sample = connection.partner
 				? await samplePartnerCompanies(this, {
 						connection,
 						watcher,
 						event,
-						companies: watchedCompanies(this, connection.companies),
+						companies: watchedCompanies(this, connection.partner.companies),
 						budget,
 					})
 				: await watcher.sample(connection, await companyOf(this, connection), budget);
 			if (!sample.length) {
-				throw failureError(
+				throw new NodeOperationError(
 					this.getNode(),
-					event === 'newDocument' ? 'noDocumentSample' : 'noPayrollSample',
+					'No data with the current filter could be found',
+					{
+						description:
+							event === 'newDocument'
+								? 'The company has no income tax or auto-enrolment documents in the chosen listings yet.'
+								: 'None of the watched months is completed yet. Choose Specific Months with a completed month to see a sample.',
+					},
 				);
 			}
 			return [sample];
@@ -121,7 +134,7 @@ export class PartnerPayrollTrigger implements INodeType {
 			const connection = await connect();
 			const state = readTriggerState(this);
 			const input = { connection, watcher, event, stored: state, budget };
-			const result = connection.companies
+			const result = connection.partner
 				? await partnerPoll(this, input)
 				: await companyPoll(this, input);
 			if (dropsResult()) return null;
@@ -181,7 +194,7 @@ async function companyPoll(context: IPollFunctions, input: PollInput): Promise<P
 async function partnerPoll(context: IPollFunctions, input: PollInput): Promise<PollOutcome> {
 	const result = await pollPartnerCompanies(context, {
 		...input,
-		companies: watchedCompanies(context, input.connection.companies ?? []),
+		companies: watchedCompanies(context, input.connection.partner?.companies ?? []),
 		reportConnectionChanges: context.getNodeParameter('reportConnectionChanges', true) as boolean,
 	});
 	// Every company failed for a reason other than its connection: an error execution, as for one company.

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { companyIdField, nodeAuthenticationField } from '../shared/descriptions';
+import { authenticationField } from '../shared/authentication';
+import { companyIdField } from '../shared/descriptions';
 
 // The trigger's parameters, in the order the editor shows them.
 
@@ -9,7 +10,7 @@ export type TriggerEvent = 'newDocument' | 'payrollCompleted';
 const showFor = (event: TriggerEvent) => ({ show: { event: [event] } });
 const forPartnerApi = { show: { authentication: ['partnerApi'] } };
 export const triggerProperties: INodeProperties[] = [
-	nodeAuthenticationField,
+	authenticationField,
 	{
 		displayName: 'Event',
 		name: 'event',

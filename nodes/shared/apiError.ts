@@ -10,12 +10,10 @@ import {
 
 import {
 	NODE_RATE_LIMIT_ADVICE,
-	PASSING_FAILURES,
 	REVOKED_TOKEN,
 	failureError,
 	type CountryCode,
 	type ErrorContext,
-	type Failure,
 } from './errors';
 import { askedWaitMs } from './rateLimit';
 import { bodyBytes, isStream } from './streams';
@@ -30,7 +28,8 @@ export class PartnerPayrollApiError extends NodeApiError {
 	retryAfterMs?: number;
 }
 
-const RETRYABLE_STATUSES = [429, 500, 502, 503, 504];
+/** The answers after which the same request may succeed: too many requests, a failing service. */
+export const RETRYABLE_STATUSES = [429, 500, 502, 503, 504];
 
 /** An error answer may succeed when sent again after a 429 or a 5xx, after the wait the service asks for. */
 export function withRetryFacts(
@@ -40,22 +39,6 @@ export function withRetryFacts(
 	error.retryable = RETRYABLE_STATUSES.includes(response.statusCode);
 	if (error.retryable) error.retryAfterMs = askedWaitMs(response);
 	return error;
-}
-
-/**
- * Whether a request that finally failed may pass later (a trigger tries it again on a later poll):
- * a 429 or 5xx after every attempt, no complete answer, or time that ran out. A 4xx other than 429
- * and an answer that is not the service's are permanent.
- */
-export function mayPassLater(error: unknown): boolean {
-	if (error instanceof PartnerPayrollApiError) {
-		const status = Number(error.httpCode);
-		return !error.httpCode || RETRYABLE_STATUSES.includes(status);
-	}
-	return (
-		error instanceof NodeOperationError &&
-		PASSING_FAILURES.includes(error.context.failure as Failure)
-	);
 }
 
 const COUNTRY_NAMES: Record<CountryCode, string> = { FR: 'France', GB: 'the United Kingdom' };

@@ -22,9 +22,6 @@ export const NODE_RATE_LIMIT_ADVICE =
 export const NODE_TIMEOUT_ADVICE =
 	'For a slow export, raise the time one attempt may wait: in this node, Settings > Request Options > Timeout (ms).';
 
-export const TRIGGER_RATE_LIMIT_ADVICE =
-	'Poll less often: raise Poll Times of this trigger, or watch fewer months or document types.';
-
 const BUDGET_HINT =
 	'Attempts and waits of one request stop after {budget} s, and a trigger poll ends within its own, shorter budget. Try again later.';
 
@@ -63,16 +60,8 @@ const FAILURES = {
 		BUDGET_HINT],
 	retryAfterTooLong: ['The Partner Payroll API asked to wait {seconds} s before trying again',
 		'The service answered with Retry-After: {seconds} s, longer than this node waits between attempts ({maxWait} s). Run it again after that time. {advice}'],
-	noPayrollSample: ['No data with the current filter could be found',
-		'None of the watched months is completed yet. Choose Specific Months with a completed month to see a sample.'],
-	noDocumentSample: ['No data with the current filter could be found',
-		'The company has no income tax or auto-enrolment documents in the chosen listings yet.'],
 	writeAnswerNotApi: ['{effect} was probably not recorded: the answer is {what}, not the Partner Payroll API',
 		'A sign-in page, a proxy or a wrong API Base URL answered with success. Check the API Base URL of the credential, and check with the provider before running again.'],
-	writeNotSentAgain: ['{effect} was not sent again: it may have been recorded earlier in this execution',
-		'This execution already sent the same declaration and its outcome is unknown (Retry On Fail, a loop, or an agent calling again). Check with the Partner Payroll provider whether it was recorded.'],
-	writeBatchNotSent: ['Nothing was sent: item {item} did not pass its checks ({reason})',
-		'All items are checked before the first one is sent, so a batch is never half sent. Fix that item and run the node again.'],
 	notTheFile: ['The Partner Payroll API answered with {what} instead of the file',
 		'A sign-in page, a proxy or a wrong API Base URL answered. Check the API Base URL of the credential.'],
 	authorizationServerRedirect: ['The authorization server answered with a redirect (HTTP {status})',
@@ -103,17 +92,9 @@ export function failureError(
 		itemIndex,
 		description: fill(description) || undefined,
 	});
-	error.context.failure = failure; // read by `mayPassLater`
+	error.context.failure = failure; // read by the trigger's `mayPassLater`
 	return error;
 }
-
-/** Failures that mean "not now": the same request may pass later. */
-export const PASSING_FAILURES: Failure[] = [
-	'requestBudget',
-	'pollRequestBudget',
-	'pollBudget',
-	'retryAfterTooLong',
-];
 
 /** A parameter that fails a local check, before any request, worded by the rule that checks it. */
 export function parameterError(
@@ -122,21 +103,6 @@ export function parameterError(
 	options: { itemIndex?: number; description?: string } = {},
 ): NodeOperationError {
 	return new NodeOperationError(node, message, options);
-}
-
-/** Which items of a batch of writes were recorded, and which were not sent, added to the error that stopped it. */
-export function withBatchOutcome<T extends Error & { description?: string | null }>(
-	error: T,
-	outcome: { recorded: string[]; notSent: string[] },
-): T {
-	const recorded = outcome.recorded.length
-		? `Recorded before it: ${outcome.recorded.join(', ')}.`
-		: 'No item was recorded before it.';
-	const notSent = outcome.notSent.length
-		? ` Not sent: ${outcome.notSent.join(', ')}; run the node again for these items only.`
-		: '';
-	error.description = `${error.description ?? ''} ${recorded}${notSent}`.trim();
-	return error;
 }
 
 /** An error as n8n shows it: the package's own errors as they are, anything else wrapped. */

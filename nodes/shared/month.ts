@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { DateTime, Info } from 'luxon';
 import type { INode } from 'n8n-workflow';
 
 import { parameterError } from './errors';
@@ -6,7 +6,8 @@ import { parameterError } from './errors';
 // The service accepts YYYYMM only, with a year starting with 2. Users pick months from
 // expressions ($now, a date field), so ISO dates and YYYY-MM are normalised first. Only what
 // MONTH_HELP states is accepted: a day that cannot exist or trailing text is a typo, not a month.
-const TIME = '(?:[T ](?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d{1,9})?)?(?:Z|[+-](?:[01]\\d|2[0-3]):?[0-5]\\d)?)?';
+const TIME =
+	'(?:[T ](?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d{1,9})?)?(?:Z|[+-](?:[01]\\d|2[0-3]):?[0-5]\\d)?)?';
 const ACCEPTED_MONTH = new RegExp(
 	`^(2\\d{3})(?:(0[1-9]|1[0-2])|-(0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\\d|3[01])${TIME})?)$`,
 );
@@ -34,24 +35,7 @@ function asText(value: unknown, timeZone: string): string {
 	return typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
 }
 
-/**
- * Returns the month as `YYYYMM`, or throws an error that names the field. An ISO date-time keeps
- * the calendar date as written: `2026-10-31T23:30:00-02:00` is October, whatever UTC says.
- */
-const MONTH_NAMES = [
-	'January',
-	'February',
-	'March',
-	'April',
-	'May',
-	'June',
-	'July',
-	'August',
-	'September',
-	'October',
-	'November',
-	'December',
-];
+const MONTH_NAMES = Info.months('long', { locale: 'en' });
 
 // What people (and language models) write for a month: "October 2026", "Oct 2026", "oct. 2026".
 const NAMED_MONTH = /^([a-z]+)\.?\s+(2\d{3})$/i;
@@ -67,6 +51,10 @@ function fromMonthName(text: string): string | undefined {
 	return index < 0 ? undefined : `${match[2]}${String(index + 1).padStart(2, '0')}`;
 }
 
+/**
+ * Returns the month as `YYYYMM`, or throws an error that names the field. An ISO date-time keeps
+ * the calendar date as written: `2026-10-31T23:30:00-02:00` is October, whatever UTC says.
+ */
 export function normalizeMonth(
 	value: unknown,
 	field: MonthField,

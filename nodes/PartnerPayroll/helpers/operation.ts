@@ -7,7 +7,6 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { companyInPath, companyProblem } from '../../../credentials/partnerCompanies';
 import { PartnerPayrollApiError } from '../../shared/apiError';
 import { introspectToken, resolveCompanyId } from '../../shared/company';
 import type { Connection } from '../../shared/connection';
@@ -90,20 +89,16 @@ export function itemsOfRun(
 			context.getNodeParameter(name, index, fallback) as T;
 		const typedCompanyId = () => {
 			const typed = String(parameter('companyId', '') ?? '').trim();
-			if (connection.companies && typed === '') {
-				throw failureError(node, 'partnerCompanyMissing', {}, index);
-			}
+			const { partner } = connection;
+			if (partner && typed === '') throw failureError(node, 'partnerCompanyMissing', {}, index);
 			const companyId = typed && checkedId(typed, 'Company ID', node, index);
-			if (connection.companies) checkPartnerCompany(connection, companyId, node, index);
+			const problem = partner?.problemOf(companyId);
+			if (problem !== undefined) {
+				throw failureError(node, 'partnerCompanyList', { problem }, index);
+			}
 			return companyId;
 		};
 		const itemContext = { ...errorContext, itemIndex: index };
-		/** With the Partner API credential, the company of the path (a listed document's own) is checked first. */
-		const checkRequestCompany = (request: ApiRequest) => {
-			const companyId = companyInPath(request.path);
-			if (connection.companies && companyId !== undefined)
-				checkPartnerCompany(connection, companyId, node, index);
-		};
 		return {
 			index,
 			node,
@@ -118,7 +113,6 @@ export function itemsOfRun(
 				String(parameter(name, 'data')).trim() || 'data',
 			send: async (request, receive) => {
 				try {
-					checkRequestCompany(request);
 					return await apiRequest(context, connection, request, itemContext, receive);
 				} catch (error) {
 					throw await withTokenCompany(context, connection, error, typedCompanyId());
@@ -126,17 +120,6 @@ export function itemsOfRun(
 			},
 		};
 	});
-}
-
-/** Refuses, with the list's own words, a company that the Partner API credential cannot send for. */
-function checkPartnerCompany(
-	connection: Connection,
-	companyId: string,
-	node: INode,
-	itemIndex: number,
-) {
-	const problem = companyProblem(connection.companies ?? [], companyId);
-	if (problem !== undefined) throw failureError(node, 'partnerCompanyList', { problem }, itemIndex);
 }
 
 /**

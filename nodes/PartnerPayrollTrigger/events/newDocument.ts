@@ -3,7 +3,6 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import type { Connection } from '../../shared/connection';
 import { withListedDocumentPdf } from '../../shared/documents';
 import { parameterError } from '../../shared/errors';
-import { mayPassLater } from '../../shared/apiError';
 import {
 	DOCUMENT_TYPES,
 	advanceDocumentState,
@@ -17,7 +16,7 @@ import {
 } from '../helpers/documentState';
 import { documentItem } from '../helpers/items';
 import type { PollBudget } from '../helpers/pollBudget';
-import { listDocuments } from '../helpers/requests';
+import { listDocuments, mayPassLater } from '../helpers/requests';
 import type { EventWatcher } from './types';
 
 const NO_LONGER_LISTED =

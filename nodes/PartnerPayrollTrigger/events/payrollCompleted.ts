@@ -1,6 +1,6 @@
 import type { IPollFunctions } from 'n8n-workflow';
 
-import { PartnerPayrollApiError, mayPassLater } from '../../shared/apiError';
+import { PartnerPayrollApiError } from '../../shared/apiError';
 import type { Connection } from '../../shared/connection';
 import { parameterError } from '../../shared/errors';
 import { payrollItem, type PayrollItemContext } from '../helpers/items';
@@ -19,7 +19,7 @@ import {
 	type PayrollStatusAnswer,
 } from '../helpers/payrollState';
 import type { PollBudget } from '../helpers/pollBudget';
-import { fetchPayrollStatus } from '../helpers/requests';
+import { fetchPayrollStatus, mayPassLater } from '../helpers/requests';
 import type { EventWatcher } from './types';
 
 /** Event `payrollCompleted`: the parameters are read and checked here, before any request. */

@@ -1,16 +1,13 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import {
-	CompanyListError,
-	companyName,
-	type CompanyRow,
-} from '../../../credentials/partnerCompanies';
+import { CompanyListError, companyName } from '../../../credentials/partnerCompanies';
 import { PartnerPayrollApiError } from '../../shared/apiError';
 import {
 	connectionChange,
 	type CompanyIdentity,
 	type ConnectionObservation,
 } from '../../shared/connectionHealth';
+import type { ListedCompany } from '../../shared/connection';
 import { asNodeError, parameterError } from '../../shared/errors';
 import { inPool } from '../../shared/pool';
 import type { PollInput } from '../events/types';
@@ -47,7 +44,7 @@ export interface WatchedCompany extends CompanyIdentity {
  * The companies the Companies parameter chooses, in the credential's order: every row with a
  * Company ID, or those selected. A selected company that left the credential is not watched.
  */
-export function watchedCompanies(context: IPollFunctions, rows: CompanyRow[]): WatchedCompany[] {
+export function watchedCompanies(context: IPollFunctions, rows: ListedCompany[]): WatchedCompany[] {
 	const scope = String(context.getNodeParameter('companies', 'all'));
 	const listed = rows.filter((row) => row.companyId !== '');
 	let chosen = listed;

@@ -1,14 +1,41 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
+import { PartnerPayrollApiError, RETRYABLE_STATUSES } from '../../shared/apiError';
 import { companyPath } from '../../shared/company';
 import type { Connection } from '../../shared/connection';
-import { failureError } from '../../shared/errors';
+import { failureError, type Failure } from '../../shared/errors';
 import { isObject } from '../../shared/objects';
 import { apiRequest } from '../../shared/transport';
 import type { DocumentType, ListedDocument } from './documentState';
 import type { PayrollStatusAnswer } from './payrollState';
 
 // The trigger's requests, all through the shared transport (retry on 429/5xx, one error map).
+
+export const TRIGGER_RATE_LIMIT_ADVICE =
+	'Poll less often: raise Poll Times of this trigger, or watch fewer months or document types.';
+
+/** Failures that mean "not now": the same request may pass later. */
+const PASSING_FAILURES: Failure[] = [
+	'requestBudget',
+	'pollRequestBudget',
+	'pollBudget',
+	'retryAfterTooLong',
+];
+
+/**
+ * Whether a request that finally failed may pass later (a later poll tries it again): a 429 or 5xx
+ * after every attempt, no complete answer, or time that ran out. A 4xx other than 429 and an answer
+ * that is not the service's are permanent.
+ */
+export function mayPassLater(error: unknown): boolean {
+	if (error instanceof PartnerPayrollApiError) {
+		return !error.httpCode || RETRYABLE_STATUSES.includes(Number(error.httpCode));
+	}
+	return (
+		error instanceof NodeOperationError &&
+		PASSING_FAILURES.includes(error.context.failure as Failure)
+	);
+}
 
 export async function fetchPayrollStatus(
 	context: IPollFunctions,

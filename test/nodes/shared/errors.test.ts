@@ -6,7 +6,8 @@ import {
 	throwIfApiError,
 	uncertainWriteError,
 } from '../../../nodes/shared/apiError';
-import { TRIGGER_RATE_LIMIT_ADVICE, failureError } from '../../../nodes/shared/errors';
+import { failureError } from '../../../nodes/shared/errors';
+import { TRIGGER_RATE_LIMIT_ADVICE } from '../../../nodes/PartnerPayrollTrigger/helpers/requests';
 import { streamOf } from '../../support/streams';
 
 // What the user reads, checked without a request: each message names what failed and what to do.

@@ -1,6 +1,5 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
 
-import { failureError, withBatchOutcome } from '../../../shared/errors';
 import type { Item, ItemExecutor } from '../../helpers/operation';
 
 // A declaration is recorded at most once per execution, whatever n8n does around the node: every
@@ -21,6 +20,21 @@ interface Declaration {
 	/** The declaration with its company (the token's company may take a request). */
 	withCompany(item: Item, declaration: IDataObject): Promise<IDataObject>;
 	send(item: Item, declaration: IDataObject): Promise<INodeExecutionData[]>;
+}
+
+/** Which items of the batch were recorded, and which were not sent, added to the error that stopped it. */
+function withBatchOutcome<T extends Error & { description?: string | null }>(
+	error: T,
+	outcome: { recorded: string[]; notSent: string[] },
+): T {
+	const recorded = outcome.recorded.length
+		? `Recorded before it: ${outcome.recorded.join(', ')}.`
+		: 'No item was recorded before it.';
+	const notSent = outcome.notSent.length
+		? ` Not sent: ${outcome.notSent.join(', ')}; run the node again for these items only.`
+		: '';
+	error.description = `${error.description ?? ''} ${recorded}${notSent}`.trim();
+	return error;
 }
 
 function ledgerOf(item: Item): Ledger {
@@ -56,11 +70,14 @@ export async function sendEachDeclarationOnce(
 		// The first item's own error when it is the one; else the batch's, naming the item that failed.
 		const error = checks[failed] as Error;
 		if (failed === 0) throw error;
-		throw failureError(
+		throw new NodeOperationError(
 			items[failed].node,
-			'writeBatchNotSent',
-			{ item: failed, reason: error.message },
-			failed,
+			`Nothing was sent: item ${failed} did not pass its checks (${error.message})`,
+			{
+				itemIndex: failed,
+				description:
+					'All items are checked before the first one is sent, so a batch is never half sent. Fix that item and run the node again.',
+			},
 		);
 	}
 	const recordedItems: number[] = [];
@@ -81,8 +98,15 @@ export async function sendEachDeclarationOnce(
 			return confirmed.map((output) => ({ ...output, json: { ...output.json } }));
 		}
 		if (ledger.uncertain.includes(key)) {
-			const effect = { effect: 'The billing declaration' };
-			throw failureError(item.node, 'writeNotSentAgain', effect, item.index);
+			throw new NodeOperationError(
+				item.node,
+				'The billing declaration was not sent again: it may have been recorded earlier in this execution',
+				{
+					itemIndex: item.index,
+					description:
+						'This execution already sent the same declaration and its outcome is unknown (Retry On Fail, a loop, or an agent calling again). Check with the Partner Payroll provider whether it was recorded.',
+				},
+			);
 		}
 		try {
 			const output = await declaration.send(item, JSON.parse(key) as IDataObject);

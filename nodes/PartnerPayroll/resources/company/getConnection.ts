@@ -1,5 +1,4 @@
 import { introspectToken } from '../../../shared/company';
-import { companyConnection } from '../../../shared/connection';
 import { failureError } from '../../../shared/errors';
 import { forEachItem, type Operation } from '../../helpers/operation';
 
@@ -18,9 +17,8 @@ export const getConnection: Operation = {
 	fields: [],
 	start: forEachItem(async (item) => {
 		// With the Partner API credential, the token of the item's company (checked against the list first).
-		const connection = item.connection.companies
-			? companyConnection(item.connection, item.typedCompanyId())
-			: item.connection;
+		const { partner } = item.connection;
+		const connection = partner ? partner.asCompany(item.typedCompanyId()) : item.connection;
 		const introspection = await introspectToken(item.context, connection);
 		if (!introspection.active) throw failureError(item.node, 'inactiveToken', {}, item.index);
 		return [

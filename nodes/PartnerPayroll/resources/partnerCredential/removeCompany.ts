@@ -19,7 +19,7 @@ export const removeCompany: Operation = {
 	fields: [],
 	oneItemAtATime: true,
 	start: forEachItem(async (item) => {
-		if (!item.connection.companies) {
+		if (!item.connection.partner) {
 			throw parameterError(
 				item.node,
 				'Remove Company works on the Partner API credential: set Authentication to Partner API (Many Companies).',
