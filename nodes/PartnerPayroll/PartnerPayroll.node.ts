@@ -14,13 +14,15 @@ import {
 	readConnection,
 } from '../shared/authentication';
 import { credentialTests } from '../shared/credentialTest';
-import { NODE_RATE_LIMIT_ADVICE, NODE_TIMEOUT_ADVICE, asNodeError } from '../shared/errors';
+import { asNodeError } from '../shared/errors';
 import { cancelSignalOf } from '../shared/transport';
 import { inPool } from '../shared/pool';
 import { wait } from '../shared/wait';
 import { itemsOfRun } from './helpers/operation';
 import {
 	NODE_ATTEMPT_TIMEOUT_MS,
+	NODE_RATE_LIMIT_ADVICE,
+	NODE_TIMEOUT_ADVICE,
 	requestOptionsField,
 	type NodeRequestOptions,
 } from './helpers/requestOptions';

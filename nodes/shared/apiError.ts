@@ -8,13 +8,7 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import {
-	NODE_RATE_LIMIT_ADVICE,
-	REVOKED_TOKEN,
-	failureError,
-	type CountryCode,
-	type ErrorContext,
-} from './errors';
+import { REVOKED_TOKEN, failureError, type CountryCode, type ErrorContext } from './errors';
 import { askedWaitMs } from './rateLimit';
 import { bodyBytes, isStream } from './streams';
 
@@ -106,7 +100,7 @@ function messageFor(status: number, serviceError: string, details: string, conte
 		case 429:
 			return {
 				message: 'The Partner Payroll API rate limit was reached, even after retrying',
-				description: `The service allows a fixed number of requests per second per application. ${context.rateLimitAdvice ?? NODE_RATE_LIMIT_ADVICE} ${serviceSaid}`,
+				description: `The service allows a fixed number of requests per second per application. ${context.rateLimitAdvice ? `${context.rateLimitAdvice} ` : ''}${serviceSaid}`,
 			};
 		default:
 			return {

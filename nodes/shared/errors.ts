@@ -16,12 +16,6 @@ export interface ErrorContext {
 	server?: 'authorization'; // the request went to the authorization server (token lookup)
 }
 
-export const NODE_RATE_LIMIT_ADVICE =
-	'Send fewer requests at once: in this node, Add Option > Request Options > Batching (for example 10 items per batch every 1000 ms).';
-
-export const NODE_TIMEOUT_ADVICE =
-	'For a slow export, raise the time one attempt may wait: in this node, Settings > Request Options > Timeout (ms).';
-
 const BUDGET_HINT =
 	'Attempts and waits of one request stop after {budget} s, and a trigger poll ends within its own, shorter budget. Try again later.';
 

@@ -85,6 +85,3 @@ export function readableMonth(month: string): string {
 
 /** The Month field's tooltip. */
 export const MONTH_DESCRIPTION = `Payroll month. ${MONTH_HELP}`;
-
-/** The Month of Application field's tooltip. */
-export const MONTH_OF_APPLICATION_DESCRIPTION = `Month the declaration applies to. ${MONTH_HELP}`;

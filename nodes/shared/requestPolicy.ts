@@ -43,7 +43,6 @@ interface RequestPolicy {
 
 /** What one attempt is allowed: n8n's `timeout` for it. */
 interface Attempt {
-	number: number;
 	timeoutMs: number;
 }
 
@@ -229,7 +228,7 @@ export async function sendWithPolicy<T>(
 		const started = Date.now();
 		try {
 			if (attempt > 1) await takeSlotOf(policy);
-			return await send({ number: attempt, timeoutMs });
+			return await send({ timeoutMs });
 		} catch (error) {
 			failure = classify(policy, error, Date.now() - started >= timeoutMs - 100);
 		}

@@ -8,6 +8,13 @@ import type { RequestOptions } from '../../shared/connection';
 /** One attempt may wait this long for a byte when no Timeout is set: slow exports take time. */
 export const NODE_ATTEMPT_TIMEOUT_MS = 120_000;
 
+/** What the node's errors advise, in terms of the options below. */
+export const NODE_RATE_LIMIT_ADVICE =
+	'Send fewer requests at once: in this node, Add Option > Request Options > Batching (for example 10 items per batch every 1000 ms).';
+
+export const NODE_TIMEOUT_ADVICE =
+	'For a slow export, raise the time one attempt may wait: in this node, Settings > Request Options > Timeout (ms).';
+
 export const requestOptionsField: INodeProperties = {
 	displayName: 'Request Options',
 	name: 'requestOptions',

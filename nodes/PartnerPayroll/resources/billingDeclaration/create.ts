@@ -7,11 +7,14 @@ import {
 
 import { companyPath } from '../../../shared/company';
 import { parameterError } from '../../../shared/errors';
-import { MONTH_OF_APPLICATION_DESCRIPTION } from '../../../shared/month';
+import { MONTH_HELP } from '../../../shared/month';
 import { isObject } from '../../../shared/objects';
 import type { Item, Operation } from '../../helpers/operation';
 import { optionsField } from '../commonFields';
 import { sendEachDeclarationOnce } from './ledger';
+
+/** The Month of Application field's tooltip. */
+const MONTH_OF_APPLICATION_DESCRIPTION = `Month the declaration applies to. ${MONTH_HELP}`;
 
 const productNameField: INodeProperties = {
 	displayName: 'Product Name',
@@ -131,7 +134,10 @@ export function declarationOf(item: Item): IDataObject {
 }
 
 /** POST /companies/{companyId}/billing-declarations: what was declared, for whom, with the service's answer. */
-async function sendDeclaration(item: Item, declaration: IDataObject): Promise<INodeExecutionData[]> {
+async function sendDeclaration(
+	item: Item,
+	declaration: IDataObject,
+): Promise<INodeExecutionData[]> {
 	const { companyId, ...body } = declaration;
 	const response = await item.send({
 		method: 'POST',
