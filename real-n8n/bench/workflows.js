@@ -4,6 +4,7 @@
 // HTTP Request node (header auth). Credentials are records for `n8n import:credentials`.
 const crypto = require('node:crypto');
 const { partnerCredential, DEFAULT_CLIENT } = require('../lib/credentials');
+const { partnerPayrollTriggerNode } = require('../lib/workflows');
 
 const SUBJECT = 'Subject';
 const COMPANY = 'FR1001';
@@ -183,20 +184,13 @@ const TRIGGER_SETTINGS = { executionOrder: 'v1', timezone: 'Europe/Paris' };
 const HOURLY = { item: [{ mode: 'everyHour', minute: 7 }] };
 
 /** A Partner Payroll Trigger with these parameters and credentials → a No Operation node. */
-function triggerWorkflowOf(name, parameters, credentials) {
+function triggerWorkflowOf(name, parameters, credential) {
+	const trigger = partnerPayrollTriggerNode('Partner Payroll Trigger', HOURLY, { months: 'both', ...parameters }, credential);
 	return {
 		name,
 		settings: TRIGGER_SETTINGS,
 		nodes: [
-			{
-				id: 'bench-trigger-0',
-				name: 'Partner Payroll Trigger',
-				type: 'n8n-nodes-partner-payroll.partnerPayrollTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: { pollTimes: HOURLY, event: 'payrollCompleted', months: 'both', options: {}, ...parameters },
-				credentials,
-			},
+			{ id: 'bench-trigger-0', position: [0, 0], ...trigger },
 			{ id: 'bench-trigger-1', name: 'Received', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0], parameters: {} },
 		],
 		connections: { 'Partner Payroll Trigger': { main: [[{ node: 'Received', type: 'main', index: 0 }]] } },
@@ -208,12 +202,12 @@ function triggerWorkflowOf(name, parameters, credentials) {
  * poll at most).
  */
 function triggerWorkflow() {
-	return triggerWorkflowOf('Bench trigger', { authentication: 'accessToken', companyId: '' }, { partnerPayrollApi: CREDENTIALS.payroll });
+	return triggerWorkflowOf('Bench trigger', { companyId: '' }, { ...CREDENTIALS.payroll, type: 'partnerPayrollApi' });
 }
 
 /** The trigger over every company of the Partner API credential, Current and Previous Month. */
 function partnerTriggerWorkflow() {
-	return triggerWorkflowOf('Bench partner trigger', { authentication: 'partnerApi', companies: 'all' }, { partnerPayrollPartnerApi: CREDENTIALS.partner });
+	return triggerWorkflowOf('Bench partner trigger', { companies: 'all' }, { ...CREDENTIALS.partner, type: 'partnerPayrollPartnerApi' });
 }
 
 module.exports = {
