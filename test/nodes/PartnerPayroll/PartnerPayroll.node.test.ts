@@ -5,8 +5,8 @@ import {
 	SandboxSession,
 	failureOf,
 	runPartnerPayroll,
-} from '../../../support/fixtures';
-import { pause } from '../../../support/network';
+} from '../../support/fixtures';
+import { pause } from '../../support/network';
 
 const session = new SandboxSession();
 beforeAll(async () => await session.start());
