@@ -16,7 +16,7 @@ export interface RequestContext {
 	getNode(): INode;
 }
 
-/** The node's Request Options (n8n adds them to every declarative node): they apply to every request. */
+/** The node's Settings > Request Options (its helpers/requestOptions.ts): they apply to every request. */
 export interface RequestOptions {
 	proxy?: string;
 	allowUnauthorizedCerts?: boolean;
