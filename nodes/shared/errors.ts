@@ -87,7 +87,7 @@ export function failureError(
 		itemIndex,
 		description: fill(description) || undefined,
 	});
-	error.context.failure = failure; // read by the trigger's `mayPassLater`
+	error.context.failure = failure; // read by the trigger's `mayPassLater` and the token lookup
 	return error;
 }
 
