@@ -94,6 +94,18 @@ export async function readConnection(
 		authentication === 'accessToken'
 			? `${baseUrl} token ${createHash('sha256').update(accessToken).digest('hex').slice(0, 16)}`
 			: clientApplication(baseUrl, credentials.clientId);
+	const partner = authentication === 'partnerApi';
+	// n8n reads and decrypts a credential again for every request unless it is given the one read here:
+	// with hundreds of companies that costs more than the request (a poll over 300 companies took over a
+	// minute in n8n 2.40.7). The credential's own authenticate still runs on every request.
+	const alreadyRead = partner
+		? {
+				credentialsDecrypted: {
+					...credentialReference(context, credentialType),
+					data: credentials,
+				},
+			}
+		: undefined;
 	const connection: Connection = {
 		...caller,
 		credentialType,
@@ -105,28 +117,12 @@ export async function readConnection(
 			(await context.helpers.httpRequestWithAuthentication.call(
 				context,
 				credentialType,
-				options,
-			)) as IN8nHttpFullResponse,
-	};
-	if (authentication !== 'partnerApi') return connection;
-	// n8n reads and decrypts a credential again for every request unless it is given the one read here:
-	// with hundreds of companies that costs more than the request (a poll over 300 companies took over a
-	// minute in n8n 2.40.7). The credential's own authenticate still runs on every request.
-	const alreadyRead = {
-		credentialsDecrypted: { ...credentialReference(context, credentialType), data: credentials },
-	};
-	const partnerConnection: Connection = {
-		...connection,
-		send: async (options) =>
-			(await context.helpers.httpRequestWithAuthentication.call(
-				context,
-				credentialType,
-				withCompanyHint(options),
+				partner ? withCompanyHint(options) : options,
 				alreadyRead,
 			)) as IN8nHttpFullResponse,
 	};
-	partnerConnection.partner = partnerCompanies(partnerConnection, readCompanyRows(credentials));
-	return partnerConnection;
+	if (partner) connection.partner = partnerCompanies(connection, readCompanyRows(credentials));
+	return connection;
 }
 
 /** The node's reference to its credential of `credentialType` (id and name), as n8n's helpers take it. */
