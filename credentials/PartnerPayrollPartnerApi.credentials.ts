@@ -10,10 +10,15 @@ import { apiBaseUrlField, authServerUrlField } from './common';
 import {
 	COMPANY_HINT_HEADER,
 	CompanyListError,
-	companyInPath,
 	companyOf,
-	readCompanyRows,
+	readCompanyIndex,
 } from './partnerCompanies';
+
+/** The company an API path is for: the id in `/companies/{id}` or `/companies-fr/{id}`. */
+function companyInPath(path: string): string | undefined {
+	const segment = /\/companies(?:-fr)?\/([^/?#]+)/.exec(path)?.[1];
+	return segment === undefined ? undefined : decodeURIComponent(segment);
+}
 
 /** The absolute address a request goes to, whether its `url` is absolute or relative to `baseURL`. */
 function targetOf(requestOptions: IHttpRequestOptions): URL {
@@ -137,7 +142,9 @@ export class PartnerPayrollPartnerApi implements ICredentialType, RestrictableTo
 	];
 
 	// A function, not a generic header: the token depends on the request's company, which only the
-	// request carries (n8n's AWS credential reads and removes a hint the same way).
+	// request carries (n8n's AWS credential reads and removes a hint the same way). It trusts no
+	// caller: the company must be in its list, the path must be that company's (or name none), and
+	// the address must be one of its own two.
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
@@ -166,7 +173,7 @@ export class PartnerPayrollPartnerApi implements ICredentialType, RestrictableTo
 				`A request for company ${pathCompany} would carry the token of company ${companyId}; nothing was sent.`,
 			);
 		}
-		const company = companyOf(readCompanyRows(credentials), companyId);
+		const company = companyOf(readCompanyIndex(credentials), companyId);
 		return {
 			...requestOptions,
 			headers: { ...headers, Authorization: `Bearer ${company.accessToken}` },

@@ -24,14 +24,8 @@ export interface StoredCompanyRow {
 	accessToken?: unknown;
 }
 
-/** The request header through which a node names the company a request is for; never sent. */
+/** The request header through which the nodes name the company a request is for; read by the credential, never sent. */
 export const COMPANY_HINT_HEADER = 'x-partner-payroll-company';
-
-/** The company a request of the API is for: the id in its path (`/companies/{id}`, `/companies-fr/{id}`). */
-export function companyInPath(path: string): string | undefined {
-	const segment = /\/companies(?:-fr)?\/([^/?#]+)/.exec(path)?.[1];
-	return segment === undefined ? undefined : decodeURIComponent(segment);
-}
 
 /** The same shape as the service's company ids and the nodes' Company ID check. */
 const COMPANY_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -116,13 +110,36 @@ function rowProblem(
 	return undefined;
 }
 
+/** The list as read: its rows in order, and each company's row by id. */
+export interface CompanyIndex {
+	rows: readonly CompanyRow[];
+	byId: ReadonlyMap<string, CompanyRow>;
+}
+
+/** Each credential value's list, read once: every request of an execution looks its company up here. */
+const indexes = new WeakMap<object, CompanyIndex>();
+
 /**
  * Every row read and checked: a company ID of the service's shape, a token, no duplicate ids, no
  * whitespace around values, and each token bound to the company of its own row. A row with a problem
- * keeps only its problem, so one broken row never stops the other companies.
+ * keeps only its problem, so one broken row never stops the other companies. Read once per value of
+ * the credential's list.
  */
-export function readCompanyRows(credentials: ICredentialDataDecryptedObject): CompanyRow[] {
-	const rows = storedRows(credentials).flatMap((row, index): CompanyRow[] => {
+export function readCompanyIndex(credentials: ICredentialDataDecryptedObject): CompanyIndex {
+	const key = credentials.companies;
+	const known = typeof key === 'object' && key !== null ? indexes.get(key) : undefined;
+	if (known) return known;
+	const index = indexOf(readRows(credentials));
+	if (typeof key === 'object' && key !== null) indexes.set(key, index);
+	return index;
+}
+
+/** The rows of the list, in order (read once per value of the list, like `readCompanyIndex`). */
+export const readCompanyRows = (credentials: ICredentialDataDecryptedObject) =>
+	readCompanyIndex(credentials).rows;
+
+function readRows(credentials: ICredentialDataDecryptedObject): CompanyRow[] {
+	return storedRows(credentials).flatMap((row, index): CompanyRow[] => {
 		const position = index + 1;
 		const companyId = textOf(row.companyId);
 		const label = textOf(row.label);
@@ -138,45 +155,53 @@ export function readCompanyRows(credentials: ICredentialDataDecryptedObject): Co
 		if (problem) return [{ position, companyId: companyId.trim(), label: label.trim(), problem }];
 		return [{ position, companyId, label, accessToken: stored.slice(companyId.length + 1) }];
 	});
+}
+
+/** Each company's first row by id; a repeated id makes both rows unusable, each saying why. */
+function indexOf(rows: CompanyRow[]): CompanyIndex {
+	const byId = new Map<string, CompanyRow>();
 	for (const row of rows) {
-		const first = rows.find((other) => other.companyId === row.companyId && row.companyId !== '');
-		if (first && first !== row) {
-			const problem = `The company list's ${describeRow(row.position, row.companyId, row.label)} repeats company ${row.companyId} of entry ${first.position}. Keep one entry per company.`;
-			row.problem ??= problem;
-			first.problem ??= problem;
-			delete row.accessToken;
-			delete first.accessToken;
+		if (row.companyId === '') continue;
+		const first = byId.get(row.companyId);
+		if (!first) {
+			byId.set(row.companyId, row);
+			continue;
 		}
+		const problem = `The company list's ${describeRow(row.position, row.companyId, row.label)} repeats company ${row.companyId} of entry ${first.position}. Keep one entry per company.`;
+		row.problem ??= problem;
+		first.problem ??= problem;
+		delete row.accessToken;
+		delete first.accessToken;
 	}
-	return rows;
+	return { rows, byId };
 }
 
 /** The usable company `companyId` of the list, or why the list cannot send for it. */
 function lookUp(
-	rows: CompanyRow[],
+	index: CompanyIndex,
 	companyId: string,
 ): { company: PartnerCompany } | { problem: string } {
-	const row = rows.find((candidate) => candidate.companyId === companyId);
+	const row = index.byId.get(companyId);
 	if (!row) {
 		return {
-			problem: `Company ${companyId} is not in the credential's company list (${rows.length} companies). Connect it first, or choose a company of the list.`,
+			problem: `Company ${companyId} is not in the credential's company list (${index.rows.length} companies). Connect it first, or choose a company of the list.`,
 		};
 	}
-	// readCompanyRows gives a row either its token or its problem.
+	// readRows and indexOf give a row either its token or its problem.
 	if (row.problem !== undefined || row.accessToken === undefined)
 		return { problem: String(row.problem) };
 	return { company: { companyId: row.companyId, label: row.label, accessToken: row.accessToken } };
 }
 
 /** Why the list cannot send for `companyId` (not in it, or its row is broken), or undefined when it can. */
-export function companyProblem(rows: CompanyRow[], companyId: string): string | undefined {
-	const found = lookUp(rows, companyId);
+export function companyProblem(index: CompanyIndex, companyId: string): string | undefined {
+	const found = lookUp(index, companyId);
 	return 'problem' in found ? found.problem : undefined;
 }
 
 /** The usable company `companyId` of the list, or the error that names it and what to do. */
-export function companyOf(rows: CompanyRow[], companyId: string): PartnerCompany {
-	const found = lookUp(rows, companyId);
+export function companyOf(index: CompanyIndex, companyId: string): PartnerCompany {
+	const found = lookUp(index, companyId);
 	if ('problem' in found) throw new CompanyListError(found.problem);
 	return found.company;
 }

@@ -1,21 +1,15 @@
 import { createHash } from 'crypto';
 import type {
-	IHttpRequestOptions,
-	IN8nHttpFullResponse,
+	IAdditionalCredentialOptions,
+	ICredentialDataDecryptedObject,
 	INodeCredentialDescription,
 	INodeProperties,
 } from 'n8n-workflow';
 
-import {
-	COMPANY_HINT_HEADER,
-	companyInPath,
-	companyOf,
-	companyProblem,
-	readCompanyRows,
-	type CompanyRow,
-} from '../../credentials/partnerCompanies';
+import { companyOf, companyProblem, readCompanyIndex } from '../../credentials/partnerCompanies';
 import {
 	clientApplication,
+	withAlreadyRead,
 	withoutTrailingSlashes,
 	type CallerSettings,
 	type Connection,
@@ -94,18 +88,6 @@ export async function readConnection(
 		authentication === 'accessToken'
 			? `${baseUrl} token ${createHash('sha256').update(accessToken).digest('hex').slice(0, 16)}`
 			: clientApplication(baseUrl, credentials.clientId);
-	const partner = authentication === 'partnerApi';
-	// n8n reads and decrypts a credential again for every request unless it is given the one read here:
-	// with hundreds of companies that costs more than the request (a poll over 300 companies took over a
-	// minute in n8n 2.40.7). The credential's own authenticate still runs on every request.
-	const alreadyRead = partner
-		? {
-				credentialsDecrypted: {
-					...credentialReference(context, credentialType),
-					data: credentials,
-				},
-			}
-		: undefined;
 	const connection: Connection = {
 		...caller,
 		credentialType,
@@ -113,16 +95,16 @@ export async function readConnection(
 		authServerUrl: withoutTrailingSlashes(credentials.authServerUrl),
 		accessToken,
 		application,
-		send: async (options) =>
-			(await context.helpers.httpRequestWithAuthentication.call(
-				context,
-				credentialType,
-				partner ? withCompanyHint(options) : options,
-				alreadyRead,
-			)) as IN8nHttpFullResponse,
+		signing: { by: 'credential' },
 	};
-	if (partner) connection.partner = partnerCompanies(connection, readCompanyRows(credentials));
-	return connection;
+	if (authentication !== 'partnerApi') return connection;
+	// n8n would read and decrypt the credential again for every request, and the credential's list
+	// would be read again with it: the one read here serves every request of the execution or poll.
+	const alreadyRead = {
+		credentialsDecrypted: { ...credentialReference(context, credentialType), data: credentials },
+	};
+	connection.partner = partnerCompanies(connection, credentials, alreadyRead);
+	return withAlreadyRead(connection, alreadyRead);
 }
 
 /** The node's reference to its credential of `credentialType` (id and name), as n8n's helpers take it. */
@@ -131,36 +113,25 @@ function credentialReference(context: PartnerPayrollFunctions, credentialType: s
 	return { id: reference?.id ?? '', name: reference?.name ?? credentialType, type: credentialType };
 }
 
-/** The company list as requests see it: the companies without their tokens, which only `asCompany` reads. */
-function partnerCompanies(connection: Connection, rows: CompanyRow[]): PartnerCompanies {
-	return {
-		companies: rows.map(({ companyId, label, problem }) => ({ companyId, label, problem })),
-		problemOf: (companyId) => companyProblem(rows, companyId),
-		// Named on every request, including those whose path names no company (the authorization server).
-		asCompany: (companyId) => ({
-			...connection,
-			accessToken: companyOf(rows, companyId).accessToken,
-			send: async (options) =>
-				await connection.send({
-					...options,
-					headers: { ...(options.headers ?? {}), [COMPANY_HINT_HEADER]: companyId },
-				}),
-		}),
-	};
-}
-
 /**
- * The Partner API credential sends the token of the company a request names: the company in the
- * API path, unless the caller named one (a request without either gets no token at all).
+ * The company list as callers see it: the companies without their tokens, which only `asCompany`
+ * reads. Read on first use: a request does not need it (the credential checks its company itself).
  */
-function withCompanyHint(options: IHttpRequestOptions): IHttpRequestOptions {
-	const headers = options.headers ?? {};
-	if (Object.keys(headers).some((name) => name.toLowerCase() === COMPANY_HINT_HEADER))
-		return options;
-	const companyId = companyInPath(
-		new URL(options.url, options.baseURL || 'http://path.invalid').pathname,
-	);
-	return companyId === undefined
-		? options
-		: { ...options, headers: { ...headers, [COMPANY_HINT_HEADER]: companyId } };
+function partnerCompanies(
+	connection: Connection,
+	credentials: ICredentialDataDecryptedObject,
+	alreadyRead: IAdditionalCredentialOptions,
+): PartnerCompanies {
+	const index = () => readCompanyIndex(credentials);
+	return {
+		get companies() {
+			return index().rows.map(({ companyId, label, problem }) => ({ companyId, label, problem }));
+		},
+		problemOf: (companyId) => companyProblem(index(), companyId),
+		asCompany: (companyId) =>
+			withAlreadyRead(
+				{ ...connection, accessToken: companyOf(index(), companyId).accessToken, companyId },
+				alreadyRead,
+			),
+	};
 }

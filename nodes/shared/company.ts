@@ -6,17 +6,8 @@ import { checkedId } from './ids';
 import { isObject } from './objects';
 import { apiRequest } from './transport';
 
-/** The collections a company is read from: its record, its French record, everything below it. */
-export type CompanyCollection = 'companies' | 'companies-fr';
-
-/** The one way to build a company's path: the id as one URL-encoded segment, then what is below it. */
-export function companyPath(
-	companyId: string,
-	below = '',
-	collection: CompanyCollection = 'companies',
-): string {
-	return `/${collection}/${encodeURIComponent(companyId)}${below}`;
-}
+// Where a company's path is built, for the callers that name it themselves.
+export { companyPath, type CompanyCollection } from './transport';
 
 /** The authorization server's answer about a token (spec: Introspection). */
 export interface Introspection {

@@ -1,9 +1,10 @@
 import type {
+	IAdditionalCredentialOptions,
+	ICredentialTestFunctions,
 	IExecuteFunctions,
-	IHttpRequestOptions,
-	IN8nHttpFullResponse,
 	INode,
 	IPollFunctions,
+	IWebhookFunctions,
 } from 'n8n-workflow';
 
 // What a request needs of the credential and of its caller. How a node reads its credential into a
@@ -11,10 +12,22 @@ import type {
 
 export type PartnerPayrollFunctions = IExecuteFunctions | IPollFunctions;
 
-/** What the transport needs of its caller: the node its errors name (a node, a trigger, a credential Test). */
-export interface RequestContext {
-	getNode(): INode;
-}
+/** What the transport needs of its caller: the node its errors name, and n8n's request helpers. */
+export type RequestContext = (
+	| Pick<IExecuteFunctions, 'helpers' | 'getExecutionCancelSignal'>
+	| Pick<IPollFunctions, 'helpers'>
+	| Pick<IWebhookFunctions, 'helpers'>
+	| Pick<ICredentialTestFunctions, 'helpers'>
+) & { getNode(): INode };
+
+/**
+ * How a connection's requests get their token: n8n applies the credential (the node and the triggers), or
+ * the transport sends a token it was given as a bearer header, through n8n's `request` helper (a credential
+ * Test, whose context has no other) or `httpRequest` (the connect link, before the token is stored).
+ */
+export type Signing =
+	| { by: 'credential' }
+	| { by: 'bearer'; helper: 'request' | 'httpRequest' };
 
 /** The node's Settings > Request Options (its helpers/requestOptions.ts): they apply to every request. */
 export interface RequestOptions {
@@ -71,8 +84,24 @@ export interface Connection extends CallerSettings {
 	application: string;
 	/** Attempts per request, when fewer than the request policy's (a credential Test answers at once). */
 	attempts?: number;
-	/** Sends one attempt with the credential's authentication (n8n's helper; the transport decides the rest). */
-	send: (options: IHttpRequestOptions) => Promise<IN8nHttpFullResponse>;
+	signing: Signing;
+	/** The company every request names when the request itself names none (a partner's connection as one company). */
+	companyId?: string;
+	/**
+	 * The credential as already read, handed to n8n's helper so that it does not read and decrypt it again
+	 * for every request (with hundreds of companies that costs more than the request). Not enumerable:
+	 * no copy or JSON of a connection carries the tokens; see `withAlreadyRead`.
+	 */
+	readonly alreadyRead?: IAdditionalCredentialOptions;
+}
+
+/** `connection` with the credential already read, kept out of its enumerable fields (copies do not carry it). */
+export function withAlreadyRead<T extends Connection>(
+	connection: T,
+	alreadyRead: IAdditionalCredentialOptions | undefined,
+): T {
+	if (alreadyRead) Object.defineProperty(connection, 'alreadyRead', { value: alreadyRead });
+	return connection;
 }
 
 /** A URL as typed in a credential, without the trailing slashes that would double the path's. */

@@ -208,7 +208,7 @@ function domainRestriction(stored: IDataObject): IDataObject {
 export async function changeCompanyList<T>(
 	context: StoreContext,
 	change: (rows: StoredCompanyRow[]) => { rows: IDataObject[]; result: T },
-	isThere: (rows: CompanyRow[]) => boolean,
+	isThere: (rows: readonly CompanyRow[]) => boolean,
 ): Promise<T> {
 	const credentialId = partnerCredentialId(context);
 	return await underCredentialLock(credentialId, async () => {

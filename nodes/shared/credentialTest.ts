@@ -2,8 +2,6 @@ import type {
 	ICredentialDataDecryptedObject,
 	ICredentialTestFunctions,
 	ICredentialsDecrypted,
-	IDataObject,
-	IN8nHttpFullResponse,
 	INode,
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
@@ -75,6 +73,12 @@ function tokenLookupFailure(error: unknown): string {
 	return CAUSE_BY_CODE[Number(body.code)] ?? NOT_AN_INTROSPECTION_TEST;
 }
 
+/** A credential Test's context as the transport's caller: n8n gives it no node, so errors name TEST_NODE. */
+const testContext = (context: ICredentialTestFunctions) => ({
+	getNode: () => TEST_NODE,
+	helpers: context.helpers,
+});
+
 /** The credential as a connection of the transport: n8n's credential-test request helper, one attempt. */
 function testConnection(
 	context: ICredentialTestFunctions,
@@ -91,25 +95,8 @@ function testConnection(
 		rateLimitAdvice: 'Try again in a minute.',
 		// The user waits for the answer: one attempt, and its failure at once.
 		attempts: 1,
-		send: async (options) => {
-			const response = (await context.helpers.request({
-				method: options.method,
-				uri: `${options.baseURL ?? ''}${options.url}`,
-				body: options.body,
-				json: true,
-				headers: { ...options.headers, Authorization: `Bearer ${accessToken}` },
-				timeout: options.timeout,
-				resolveWithFullResponse: true,
-				simple: false,
-				followRedirect: false,
-				followAllRedirects: false,
-			})) as { statusCode: number; headers: IDataObject; body: unknown };
-			return {
-				statusCode: response.statusCode,
-				headers: response.headers,
-				body: response.body,
-			} as IN8nHttpFullResponse;
-		},
+		// A credential Test's context has only the request library's helper.
+		signing: { by: 'bearer', helper: 'request' },
 	};
 }
 
@@ -122,7 +109,7 @@ async function testToken(
 	const connection = testConnection(context, data, accessToken);
 	let introspection;
 	try {
-		introspection = await introspectToken({ getNode: () => TEST_NODE }, connection);
+		introspection = await introspectToken(testContext(context), connection);
 	} catch (error) {
 		return { status: 'Error', message: tokenLookupFailure(error) };
 	}
@@ -166,7 +153,7 @@ async function partnerRowProblem(
 	let introspection;
 	try {
 		introspection = await introspectToken(
-			{ getNode: () => TEST_NODE },
+			testContext(context),
 			testConnection(context, data, row.accessToken),
 		);
 	} catch (error) {

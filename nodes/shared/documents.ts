@@ -1,7 +1,6 @@
 import type { INode, INodeExecutionData } from 'n8n-workflow';
 
 import { fileNamePart, fileToItem, safeFileName } from './binary';
-import { companyPath } from './company';
 import type { Connection, PartnerPayrollFunctions } from './connection';
 import { parameterError, type ErrorContext } from './errors';
 import { checkedId, checkedSegment, hasControlCharacter } from './ids';
@@ -25,9 +24,9 @@ export function pdfFile(fileName: string) {
 	return { fileName, mimeType: 'application/pdf', signature: '%PDF-' };
 }
 
-/** The documented download path of a document id (GET_document_by_id). */
-export function documentPath(companyId: string, documentId: string): string {
-	return companyPath(companyId, `/documents/${encodeURIComponent(documentId)}`);
+/** The documented download path of a document id below its company (GET_document_by_id). */
+export function documentPath(documentId: string): string {
+	return `/documents/${encodeURIComponent(documentId)}`;
 }
 
 /**
@@ -79,7 +78,8 @@ export function parseDocumentReference(
 	return {
 		companyId,
 		documentId: documentId!,
-		path: companyPath(companyId!, `${contract}/documents/${encodeURIComponent(documentId!)}`),
+		// Below the company: a request names its company apart (transport.ts builds the whole path).
+		path: `${contract}/documents/${encodeURIComponent(documentId!)}`,
 	};
 }
 
@@ -112,7 +112,7 @@ function listedDocumentPath(
 			description: `The listed documentUrl was ${JSON.stringify(documentUrl ?? null)}. The file is downloaded from the listed documentUrl, or from /companies/{companyId}/documents/{documentId}.`,
 		});
 	}
-	return documentPath(companyId, checkedId(id, 'The listed documentId', node, itemIndex));
+	return documentPath(checkedId(id, 'The listed documentId', node, itemIndex));
 }
 
 /**
@@ -136,6 +136,7 @@ export async function withListedDocumentPdf(
 		connection,
 		{
 			method: 'GET',
+			companyId,
 			path: listedDocumentPath(context, connection, companyId, item, errorContext.itemIndex),
 			file: true,
 		},

@@ -3,7 +3,7 @@
  * false, no further entry starts (those already started finish). Resolves whether every entry ran.
  */
 export async function inPool<T>(
-	entries: T[],
+	entries: readonly T[],
 	limit: number,
 	work: (entry: T) => Promise<boolean>,
 ): Promise<boolean> {

@@ -1,4 +1,9 @@
-import { NodeOperationError, type IHttpRequestMethods, type INode } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IHttpRequestMethods,
+	type IN8nHttpFullResponse,
+	type INode,
+} from 'n8n-workflow';
 
 import {
 	PartnerPayrollApiError,
@@ -22,6 +27,8 @@ const REQUEST_BUDGET_MS = 90_000;
 /** The longest wait between attempts; a service asking for more gets an error at once. */
 const MAX_WAIT_MS = 30_000;
 const FIRST_BACKOFF_MS = 1000;
+/** An attempt that ended this close to its timeout stalled: its answer stopped coming, it timed out. */
+const STALL_MARGIN_MS = 100;
 
 interface RequestPolicy {
 	node: INode;
@@ -41,9 +48,18 @@ interface RequestPolicy {
 	pace?: { application: string };
 }
 
-/** What one attempt is allowed: n8n's `timeout` for it. */
-interface Attempt {
-	timeoutMs: number;
+/**
+ * How one attempt is sent: n8n's request helper, with the arguments that go before and after the
+ * attempt's options (the transport chooses them). Each attempt gets the options with its own `timeout`.
+ */
+export interface Sending {
+	// n8n's helpers differ in their arguments; the transport pairs each with its own.
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any
+	helper: (...args: any[]) => Promise<any>;
+	thisArg: unknown;
+	before: unknown[];
+	options: object;
+	after: unknown[];
 }
 
 /** A failed attempt: the error the user reads if it is the last, and what it says about sending again. */
@@ -180,16 +196,42 @@ function requestBudgetMs(policy: RequestPolicy): number {
 	return Math.max(REQUEST_BUDGET_MS, MAX_ATTEMPTS * (policy.attemptTimeoutMs ?? 0));
 }
 
-/** A slot of the application's pace, when the request follows one. */
-async function takeSlotOf(policy: RequestPolicy): Promise<void> {
-	if (!policy.pace) return;
+type Answered = (answer?: IN8nHttpFullResponse) => void;
+
+/** A slot of the application's pace, held by the attempt until it is answered or failed. */
+async function takeSlotOf(policy: RequestPolicy): Promise<Answered> {
+	if (!policy.pace) return () => {};
+	const { application } = policy.pace;
+	const kind = kindOf(policy.method);
+	let answered: (answer?: IN8nHttpFullResponse) => void;
 	try {
-		await processPacer.takeSlot(policy.pace.application, kindOf(policy.method), {
-			signal: policy.signal,
-		});
+		answered = await processPacer.takeSlotToSend(application, kind, { signal: policy.signal });
 	} catch {
 		throw failureError(policy.node, 'cancelled', {}, policy.errorContext?.itemIndex);
 	}
+	return (answer) => {
+		answered(answer);
+		if (answer) processPacer.learn(application, kind, answer);
+	};
+}
+
+/** One attempt: n8n's helper with the attempt's timeout, under the slot; the answer is read inside it. */
+async function sendAttempt<T>(
+	sending: Sending,
+	timeoutMs: number,
+	answered: Answered,
+	answer: (response: IN8nHttpFullResponse) => Promise<T>,
+): Promise<T> {
+	const args = [...sending.before, { ...sending.options, timeout: timeoutMs }, ...sending.after];
+	let response: IN8nHttpFullResponse;
+	try {
+		response = (await sending.helper.apply(sending.thisArg, args)) as IN8nHttpFullResponse;
+	} catch (error) {
+		answered();
+		throw error;
+	}
+	answered(response);
+	return await answer(response);
 }
 
 /** Exponential backoff with jitter, so items that failed together do not come back together. */
@@ -202,16 +244,17 @@ function waitBefore(attempt: number, askedMs: number | undefined): number {
 /**
  * Sends a request under the package's rules: at most MAX_ATTEMPTS attempts within one time budget;
  * a retry only after a 429/5xx or a genuine transport failure; a write (POST) again only when the
- * service refused it (429) or the connection was refused before anything was sent. An error that
- * leaves here is final: no caller sends the same request again.
+ * service refused it (429) or the connection was refused before anything was sent. `answer` reads a
+ * success inside its attempt. An error that leaves here is final: no caller sends the same request again.
  */
 export async function sendWithPolicy<T>(
 	policy: RequestPolicy,
-	send: (attempt: Attempt) => Promise<T>,
+	sending: Sending,
+	answer: (response: IN8nHttpFullResponse) => Promise<T>,
 ): Promise<T> {
 	// Waiting for the first slot of the pace is not part of the request's time budget: with many
 	// items, the pace itself decides when each is sent.
-	await takeSlotOf(policy);
+	let answered: Answered | undefined = await takeSlotOf(policy);
 	const ownDeadline = Date.now() + requestBudgetMs(policy);
 	const attemptTimeoutMs = policy.attemptTimeoutMs || ATTEMPT_TIMEOUT_MS;
 	const deadline = Math.min(policy.deadline ?? Infinity, ownDeadline);
@@ -221,17 +264,19 @@ export async function sendWithPolicy<T>(
 	let last = 'no attempt';
 	for (let attempt = 1; ; attempt++) {
 		const remaining = deadline - Date.now();
+		if (remaining <= 0 || policy.signal?.aborted) answered?.();
 		if (remaining <= 0) throw budgetError(policy, last, ofCaller);
 		if (policy.signal?.aborted) throw failureError(policy.node, 'cancelled', {}, context.itemIndex);
 		let failure: Failure;
 		const timeoutMs = Math.min(attemptTimeoutMs, remaining);
 		const started = Date.now();
 		try {
-			if (attempt > 1) await takeSlotOf(policy);
-			return await send({ timeoutMs });
+			answered ??= await takeSlotOf(policy);
+			return await sendAttempt(sending, timeoutMs, answered, answer);
 		} catch (error) {
-			failure = classify(policy, error, Date.now() - started >= timeoutMs - 100);
+			failure = classify(policy, error, Date.now() - started >= timeoutMs - STALL_MARGIN_MS);
 		}
+		answered = undefined;
 		if (!idempotent && failure.unknownOutcome) {
 			throw uncertainWriteError(policy.node, failure.unknownOutcome, context);
 		}

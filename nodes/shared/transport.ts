@@ -6,17 +6,28 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 
+import { COMPANY_HINT_HEADER } from '../../credentials/partnerCompanies';
 import type { Connection, RequestContext, RequestOptions } from './connection';
 import { throwIfApiError, uncertainWriteError, unexpectedAnswerError } from './apiError';
 import { failureError, type ErrorContext } from './errors';
 import { isObject } from './objects';
-import { isRead, kindOf, processPacer } from './rateLimit';
-import { sendWithPolicy } from './requestPolicy';
+import { isRead } from './rateLimit';
+import { sendWithPolicy, type Sending } from './requestPolicy';
 
 interface ApiRequest {
 	method: IHttpRequestMethods;
-	/** Path below the API base URL, already encoded; or a full URL (introspection). */
+	/**
+	 * With `companyId`, the path below that company (`/payment-files`, `''` for its record); otherwise
+	 * the path below the API base URL, already encoded, or a full URL (the authorization server).
+	 */
 	path: string;
+	/**
+	 * The company the request is for: its path is built here, and with the Partner API credential the
+	 * credential sends that company's token (it checks the path and its list itself).
+	 */
+	companyId?: string;
+	/** The collection the company is read from: its record (`companies`) or its French record. */
+	companyCollection?: CompanyCollection;
 	qs?: IDataObject;
 	body?: IDataObject;
 	headers?: IDataObject;
@@ -26,6 +37,18 @@ interface ApiRequest {
 	toAuthorizationServer?: boolean;
 	/** The answer is a file: it streams (see fileToItem), and its bytes are not read as JSON. */
 	file?: boolean;
+}
+
+/** The collections a company is read from: its record, its French record, everything below it. */
+export type CompanyCollection = 'companies' | 'companies-fr';
+
+/** The one way to build a company's path: the id as one URL-encoded segment, then what is below it. */
+export function companyPath(
+	companyId: string,
+	below = '',
+	collection: CompanyCollection = 'companies',
+): string {
+	return `/${collection}/${encodeURIComponent(companyId)}${below}`;
 }
 
 /**
@@ -105,11 +128,98 @@ function checkSuccessBody(
 	}
 }
 
+/** The company a request names to the credential: its own, or its connection's. */
+function hintOf(connection: Connection, request: ApiRequest): IDataObject {
+	const companyId = request.companyId ?? connection.companyId;
+	return connection.partner && companyId ? { [COMPANY_HINT_HEADER]: companyId } : {};
+}
+
+/** One attempt's options in n8n's `httpRequest` shape, without the attempt's timeout. */
+function httpOptionsOf(connection: Connection, request: ApiRequest): IHttpRequestOptions {
+	const isFullUrl = /^https?:\/\//i.test(request.path);
+	const url =
+		request.companyId === undefined
+			? request.path
+			: companyPath(request.companyId, request.path, request.companyCollection);
+	return {
+		method: request.method,
+		baseURL: isFullUrl ? undefined : connection.baseUrl,
+		url,
+		qs: request.qs,
+		body: request.body,
+		json: !request.file,
+		encoding: request.file ? 'stream' : undefined,
+		headers: {
+			Accept: request.file ? '*/*' : 'application/json',
+			...(request.headers ?? {}),
+			...hintOf(connection, request),
+		},
+		ignoreHttpStatusErrors: true,
+		returnFullResponse: true,
+		disableFollowRedirect: request.toAuthorizationServer,
+		...safeTransportOptions(connection.requestOptions),
+	};
+}
+
 /**
- * The package's one door to the service: every request of the node, the triggers and the
- * credential Test is sent here, under the request policy (pace, attempts, timeouts), and its
- * answer goes through the one error map. `receive` turns a success into the result inside the
- * attempt, so a file whose stream is cut mid-way is fetched again like any lost answer.
+ * n8n's helper that sends one attempt for this connection, with its arguments: the credential's
+ * authentication applied by n8n, or the connection's token as a bearer header. The only place in
+ * nodes/ that names n8n's request helpers for the service.
+ */
+function sendingOf(
+	context: RequestContext,
+	connection: Connection,
+	options: IHttpRequestOptions,
+): Sending {
+	const { helpers } = context as IExecuteFunctions;
+	if (connection.signing.by === 'credential') {
+		return {
+			helper: helpers.httpRequestWithAuthentication,
+			thisArg: context,
+			before: [connection.credentialType],
+			options,
+			after: [connection.alreadyRead],
+		};
+	}
+	// Without a token (the connect link's code exchange), nothing is added.
+	const headers = connection.accessToken
+		? { ...options.headers, Authorization: `Bearer ${connection.accessToken}` }
+		: options.headers;
+	if (connection.signing.helper === 'httpRequest') {
+		return { helper: helpers.httpRequest, thisArg: helpers, before: [], options: { ...options, headers }, after: [] };
+	}
+	// A credential Test's context has only the request library's helper; its answer is read like n8n's.
+	return {
+		helper: helpers.request,
+		thisArg: helpers,
+		before: [],
+		options: {
+			method: options.method,
+			uri: `${options.baseURL ?? ''}${options.url}`,
+			body: options.body,
+			json: true,
+			headers,
+			resolveWithFullResponse: true,
+			simple: false,
+			followRedirect: false,
+			followAllRedirects: false,
+		},
+		after: [],
+	};
+}
+
+/** The request library's full answer as n8n's `httpRequest` gives it. */
+const asFullResponse = (response: IN8nHttpFullResponse): IN8nHttpFullResponse => ({
+	statusCode: response.statusCode,
+	headers: response.headers,
+	body: response.body,
+});
+
+/**
+ * The package's one door to the service: every request of the node, the triggers, the connect link
+ * and the credential Test is built here and sent under the request policy (pace, attempts,
+ * timeouts); its answer goes through the one error map. `receive` turns a success into the result
+ * inside the attempt, so a file whose stream is cut mid-way is fetched again like any lost answer.
  */
 export async function apiRequest<T = IN8nHttpFullResponse>(
 	context: RequestContext,
@@ -126,61 +236,34 @@ export async function apiRequest<T = IN8nHttpFullResponse>(
 		...(request.toAuthorizationServer ? { server: 'authorization' as const } : {}),
 		...errorContext,
 	};
-	const read = request.readOnly ?? isRead(request.method);
-	const isFullUrl = /^https?:\/\//i.test(request.path);
-	// The authorization server is not the API: its requests follow a pace of their own.
-	const application = request.toAuthorizationServer
-		? `${connection.application} (authorization server)`
-		: connection.application;
-	return await sendWithPolicy(
-		{
-			node,
-			method: request.method,
-			idempotent: read,
-			errorContext: fullContext,
-			signal: cancelSignalOf(context),
-			deadline: connection.deadline,
-			attemptTimeoutMs: connection.requestOptions?.timeout ?? connection.attemptTimeoutMs,
-			pace: { application },
-			attempts: connection.attempts,
+	const policy = {
+		node,
+		method: request.method,
+		idempotent: request.readOnly,
+		errorContext: fullContext,
+		signal: cancelSignalOf(context),
+		deadline: connection.deadline,
+		attemptTimeoutMs: connection.requestOptions?.timeout ?? connection.attemptTimeoutMs,
+		// The authorization server is not the API: its requests follow a pace of their own.
+		pace: {
+			application: request.toAuthorizationServer
+				? `${connection.application} (authorization server)`
+				: connection.application,
 		},
-		async ({ timeoutMs }) => {
-			// On its way until answered: the service may count it in any second until then.
-			const answered = processPacer.sending(application, kindOf(request.method));
-			const sent = connection.send({
-				method: request.method,
-				baseURL: isFullUrl ? undefined : connection.baseUrl,
-				url: request.path,
-				qs: request.qs,
-				body: request.body,
-				json: !request.file,
-				encoding: request.file ? 'stream' : undefined,
-				headers: {
-					Accept: request.file ? '*/*' : 'application/json',
-					...(request.headers ?? {}),
-				},
-				timeout: timeoutMs,
-				ignoreHttpStatusErrors: true,
-				returnFullResponse: true,
-				disableFollowRedirect: request.toAuthorizationServer,
-				...safeTransportOptions(connection.requestOptions),
-			});
-			const response = await sent.catch((error: unknown) => {
-				answered();
-				throw error;
-			});
-			answered(response);
-			processPacer.learn(application, kindOf(request.method), response);
-			if (
-				request.toAuthorizationServer &&
-				response.statusCode >= 300 &&
-				response.statusCode < 400
-			) {
-				throw failureError(node, 'authorizationServerRedirect', { status: response.statusCode });
-			}
-			await throwIfApiError(node, response, fullContext);
-			if (!request.file) checkSuccessBody(context, response, read, fullContext);
-			return await receive(response);
-		},
-	);
+		attempts: connection.attempts,
+	};
+	const sending = sendingOf(context, connection, httpOptionsOf(connection, request));
+	return await sendWithPolicy(policy, sending, async (answer) => {
+		const response =
+			connection.signing.by === 'bearer' && connection.signing.helper === 'request'
+				? asFullResponse(answer)
+				: answer;
+		const read = request.readOnly ?? isRead(request.method);
+		if (request.toAuthorizationServer && response.statusCode >= 300 && response.statusCode < 400) {
+			throw failureError(node, 'authorizationServerRedirect', { status: response.statusCode });
+		}
+		await throwIfApiError(node, response, fullContext);
+		if (!request.file) checkSuccessBody(context, response, read, fullContext);
+		return await receive(response);
+	});
 }

@@ -1,7 +1,6 @@
 import {
 	NodeOperationError,
 	type ICredentialDataDecryptedObject,
-	type IN8nHttpFullResponse,
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 
@@ -37,14 +36,7 @@ function authServerConnection(
 		application: clientApplication(withoutTrailingSlashes(partner.baseUrl), partner.clientId),
 		rateLimitAdvice: 'Open the connect link again in a minute.',
 		deadline,
-		send: async (options) =>
-			(await context.helpers.httpRequest({
-				...options,
-				headers: {
-					...(options.headers ?? {}),
-					...(accessToken ? { Authorization: `Bearer ${accessToken}` } : {}),
-				},
-			})) as IN8nHttpFullResponse,
+		signing: { by: 'bearer', helper: 'httpRequest' },
 	};
 }
 

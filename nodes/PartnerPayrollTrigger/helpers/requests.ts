@@ -1,7 +1,6 @@
 import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
 import { PartnerPayrollApiError, RETRYABLE_STATUSES } from '../../shared/apiError';
-import { companyPath } from '../../shared/company';
 import type { Connection } from '../../shared/connection';
 import { failureError, type Failure } from '../../shared/errors';
 import { isObject } from '../../shared/objects';
@@ -45,7 +44,8 @@ export async function fetchPayrollStatus(
 ): Promise<PayrollStatusAnswer> {
 	const { body } = await apiRequest(context, connection, {
 		method: 'GET',
-		path: companyPath(companyId, '/payroll-status'),
+		companyId,
+		path: '/payroll-status',
 		qs: { date: month },
 	});
 	// A garbled answer must fail the poll, not read as "not completed".
@@ -66,7 +66,8 @@ export async function fetchCompanyCountry(
 ): Promise<string> {
 	const { body } = await apiRequest(context, connection, {
 		method: 'GET',
-		path: companyPath(companyId),
+		companyId,
+		path: '',
 	});
 	if (!isObject(body) || typeof body.country !== 'string') {
 		throw failureError(context.getNode(), 'malformedAnswer');
@@ -88,7 +89,7 @@ export async function listDocuments(
 	const { body } = await apiRequest(
 		context,
 		connection,
-		{ method: 'GET', path: companyPath(companyId, LISTING_PATHS[documentType]) },
+		{ method: 'GET', companyId, path: LISTING_PATHS[documentType] },
 		{ country: 'GB' },
 	);
 	const documents = isObject(body) ? body.documents : undefined;

@@ -67,9 +67,9 @@ export const download: Operation = {
 		);
 		const companyId = await documentCompanyIdOf(item, reference);
 		const { documentId } = reference;
-		const path = reference.path ?? documentPath(companyId, documentId);
+		const path = reference.path ?? documentPath(documentId);
 		const file = await item.send(
-			{ method: 'GET', path, file: true },
+			{ method: 'GET', companyId, path, file: true },
 			async (response) =>
 				await fileToItem(
 					item.context,
