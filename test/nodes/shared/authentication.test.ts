@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 
 import { authenticationField, readConnection } from '../../../nodes/shared/authentication';
+import { apiRequest } from '../../../nodes/shared/transport';
 
 // Review finding 7: with no `authentication` stored, the connection reads the credential the
 // field's own default selects.
@@ -37,7 +38,7 @@ describe('readConnection', () => {
 describe('readConnection with the Partner API credential', () => {
 	const tokens = { FR1001: 'token-of-fr1001-abc', FR1002: 'token-of-fr1002-def' };
 	function partnerContext() {
-		const sent: Array<{ url: string; headers: Record<string, unknown> }> = [];
+		const sent: Array<{ url: string; headers: Record<string, unknown>; alreadyRead: unknown }> = [];
 		const credentials = {
 			baseUrl: 'https://api.example.com/',
 			authServerUrl: 'https://auth.example.com',
@@ -59,8 +60,9 @@ describe('readConnection with the Partner API credential', () => {
 				httpRequestWithAuthentication: async (
 					_type: string,
 					options: { url: string; headers: Record<string, unknown> },
+					alreadyRead: { credentialsDecrypted?: { data?: unknown } } | undefined,
 				) => {
-					sent.push(options);
+					sent.push({ ...options, alreadyRead: alreadyRead?.credentialsDecrypted?.data });
 					return { statusCode: 200, headers: {}, body: {} };
 				},
 			},
@@ -84,19 +86,32 @@ describe('readConnection with the Partner API credential', () => {
 		);
 	});
 
-	it('names the company of the path on each request, and asCompany names its own on every request', async () => {
+	it("names each request's company to the credential, and asCompany its own on every request", async () => {
 		const { context, sent } = partnerContext();
 		const connection = await readConnection(context, { rateLimitAdvice: '' });
-		await connection.send({ url: '/companies/FR1001/payroll-status', baseURL: connection.baseUrl });
+		await apiRequest(context, connection, { method: 'GET', companyId: 'FR1001', path: '/payroll-status' });
 		const company = connection.partner!.asCompany('FR1001');
 		expect(company.accessToken).toBe(tokens.FR1001);
-		await company.send({ url: 'https://auth.example.com/introspect', method: 'POST' });
+		await apiRequest(context, company, {
+			method: 'POST',
+			path: 'https://auth.example.com/introspect',
+			readOnly: true,
+			toAuthorizationServer: true,
+		});
+		expect(sent.map((options) => options.url)).toEqual([
+			'/companies/FR1001/payroll-status',
+			'https://auth.example.com/introspect',
+		]);
 		expect(sent.map((options) => options.headers['x-partner-payroll-company'])).toEqual([
 			'FR1001',
 			'FR1001',
 		]);
+		// n8n gets the credential as read once, for every request: it does not read it again.
+		const read = await context.getCredentials('partnerPayrollPartnerApi');
+		expect(sent.map((options) => options.alreadyRead)).toEqual([read, read]);
 		expect(() => connection.partner!.asCompany('FR1002')).toThrow(
 			/holds the token of company FR1001/,
 		);
 	});
+
 });

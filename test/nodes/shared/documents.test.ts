@@ -16,7 +16,7 @@ describe('parseDocumentReference', () => {
 		).toEqual({
 			companyId: 'GB3001',
 			documentId: 'doc 42',
-			path: '/companies/GB3001/contracts/ctr_1/documents/doc%2042',
+			path: '/contracts/ctr_1/documents/doc%2042',
 		});
 	});
 
@@ -24,7 +24,7 @@ describe('parseDocumentReference', () => {
 		expect(parseDocumentReference(`${base}/companies/GB3001/documents/doc_1`, base, node)).toEqual({
 			companyId: 'GB3001',
 			documentId: 'doc_1',
-			path: '/companies/GB3001/documents/doc_1',
+			path: '/documents/doc_1',
 		});
 	});
 

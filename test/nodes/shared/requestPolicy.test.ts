@@ -2,6 +2,23 @@ import type { INode } from 'n8n-workflow';
 
 import { connectionError } from '../../../nodes/shared/apiError';
 import { sendWithPolicy } from '../../../nodes/shared/requestPolicy';
+
+/** The policy around `send`, one call per attempt with that attempt's timeout, its result as the answer. */
+const attempting = <T>(
+	policy: Parameters<typeof sendWithPolicy>[0],
+	send: (attempt: { timeoutMs: number }) => Promise<T>,
+): Promise<T> =>
+	sendWithPolicy(
+		policy,
+		{
+			helper: async (options: { timeout: number }) => await send({ timeoutMs: options.timeout }),
+			thisArg: undefined,
+			before: [],
+			options: {},
+			after: [],
+		},
+		async (answer) => answer as unknown as T,
+	);
 import { SandboxSession, failureOf, runPartnerPayroll, sha256 } from '../../support/fixtures';
 import { binaryBytes } from '../../support/n8n-harness';
 import { pause } from '../../support/network';
@@ -150,7 +167,7 @@ describe("a caller's time budget (a trigger poll)", () => {
 			throw connectionError(node, { code: 'ECONNRESET' });
 		};
 		await expect(
-			sendWithPolicy({ node, method: 'GET', deadline: Date.now() + 1500 }, send),
+			attempting({ node, method: 'GET', deadline: Date.now() + 1500 }, send),
 		).rejects.toThrow(
 			'The Partner Payroll API did not answer within the time budget of this poll (Could not get a complete answer from the Partner Payroll API (connection reset))',
 		);
@@ -165,13 +182,13 @@ describe('attempts and their timeout', () => {
 
 	it("the user's Timeout is the attempt timeout, longer than 25 s too", async () => {
 		const timeouts: number[] = [];
-		await sendWithPolicy(
+		await attempting(
 			{ node, method: 'GET', attemptTimeoutMs: 60_000 },
 			async ({ timeoutMs }) => {
 				timeouts.push(timeoutMs);
 			},
 		);
-		await sendWithPolicy({ node, method: 'GET' }, async ({ timeoutMs }) => {
+		await attempting({ node, method: 'GET' }, async ({ timeoutMs }) => {
 			timeouts.push(timeoutMs);
 		});
 		expect(timeouts).toEqual([60_000, 25_000]);
@@ -179,7 +196,7 @@ describe('attempts and their timeout', () => {
 
 	it('a temporary name lookup failure sent nothing: even a write is sent again', async () => {
 		let attempts = 0;
-		const result = await sendWithPolicy({ node, method: 'POST' }, async () => {
+		const result = await attempting({ node, method: 'POST' }, async () => {
 			attempts++;
 			if (attempts === 1) throw transportError('EAI_AGAIN');
 			return 'recorded';
@@ -190,7 +207,7 @@ describe('attempts and their timeout', () => {
 
 	it('an answer that stalls until the timeout is reported as timed out, not as a reset', async () => {
 		const error = await failureOf(
-			sendWithPolicy({ node, method: 'POST', attemptTimeoutMs: 200 }, async () => {
+			attempting({ node, method: 'POST', attemptTimeoutMs: 200 }, async () => {
 				await pause(250);
 				throw transportError('ECONNRESET');
 			}),
