@@ -9,8 +9,8 @@ import type {
 import { apiBaseUrlField, authServerUrlField } from './common';
 import {
 	COMPANY_HINT_HEADER,
-	CompanyListError,
-	companyOf,
+	CompanyRefusal,
+	companyProblem,
 	readCompanyIndex,
 } from './partnerCompanies';
 
@@ -25,7 +25,7 @@ function targetOf(requestOptions: IHttpRequestOptions): URL {
 	try {
 		return new URL(requestOptions.url, requestOptions.baseURL || undefined);
 	} catch {
-		throw new CompanyListError(
+		throw new CompanyRefusal(
 			`The request address "${requestOptions.url}" is not a URL; nothing was sent.`,
 		);
 	}
@@ -156,27 +156,29 @@ export class PartnerPayrollPartnerApi implements ICredentialType, RestrictableTo
 		const companyId = hintName === undefined ? '' : String(headers[hintName] ?? '').trim();
 		if (hintName !== undefined) delete headers[hintName];
 		if (companyId === '') {
-			throw new CompanyListError(
+			throw new CompanyRefusal(
 				'This request names no company, so the Partner Payroll Partner API credential sends no token. Use it from the Partner Payroll nodes, with a Company.',
 			);
 		}
 		const target = targetOf(requestOptions);
 		const allowed = [originOf(credentials.baseUrl), originOf(credentials.authServerUrl)];
 		if (!allowed.includes(target.origin)) {
-			throw new CompanyListError(
+			throw new CompanyRefusal(
 				`The token of company ${companyId} goes only to the credential's API Base URL and Authorization Server URL, not to ${target.origin}; nothing was sent.`,
 			);
 		}
 		const pathCompany = companyInPath(target.pathname);
 		if (pathCompany !== undefined && pathCompany !== companyId) {
-			throw new CompanyListError(
+			throw new CompanyRefusal(
 				`A request for company ${pathCompany} would carry the token of company ${companyId}; nothing was sent.`,
 			);
 		}
-		const company = companyOf(readCompanyIndex(credentials), companyId);
+		const index = readCompanyIndex(credentials);
+		const problem = companyProblem(index, companyId);
+		if (problem !== undefined) throw new CompanyRefusal(problem);
 		return {
 			...requestOptions,
-			headers: { ...headers, Authorization: `Bearer ${company.accessToken}` },
+			headers: { ...headers, Authorization: `Bearer ${index.byId.get(companyId)?.accessToken}` },
 		};
 	}
 }

@@ -5,7 +5,7 @@ import {
 	type INode,
 } from 'n8n-workflow';
 
-import { CompanyListError } from '../../credentials/partnerCompanies';
+import { CompanyRefusal } from '../../credentials/partnerCompanies';
 import {
 	PartnerPayrollApiError,
 	TRANSPORT_FAILURES,
@@ -132,8 +132,7 @@ function classify(policy: RequestPolicy, error: unknown, stalled: boolean): Fail
 	});
 	// The Partner API credential refused to send a token (a company not in its list, a broken row, a
 	// path of another company): nothing was sent, and sending again changes nothing.
-	const refused = causes(error).find((link) => link instanceof CompanyListError);
-	if (refused) return final('partnerCompanyList', { problem: String(refused.message) });
+	if (error instanceof CompanyRefusal) return final('partnerCompanyList', { problem: error.problem });
 	if (error instanceof PartnerPayrollApiError && error.httpCode) {
 		// A 5xx may come after the service recorded a write; a 429 says it refused it.
 		const mayHaveRecorded = error.retryable && error.httpCode !== '429';
