@@ -7,12 +7,8 @@ import type {
 } from 'n8n-workflow';
 
 import { apiBaseUrlField, authServerUrlField } from './common';
-import {
-	COMPANY_HINT_HEADER,
-	CompanyRefusal,
-	companyProblem,
-	readCompanyIndex,
-} from './partnerCompanies';
+import { COMPANY_HINT_HEADER, CompanyRefusal } from './companyRequests';
+import { companyProblem, readCompanyIndex } from './partnerCompanies';
 
 /** The company an API path is for: the id in `/companies/{id}` or `/companies-fr/{id}`. */
 function companyInPath(path: string): string | undefined {

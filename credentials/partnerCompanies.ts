@@ -1,4 +1,4 @@
-import { NodeApiError, type ICredentialDataDecryptedObject, type INode } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 /**
  * The company list of the Partner Payroll Partner API credential: one row per client company, each with
@@ -24,9 +24,6 @@ export interface StoredCompanyRow {
 	accessToken?: unknown;
 }
 
-/** The request header through which the nodes name the company a request is for; read by the credential, never sent. */
-export const COMPANY_HINT_HEADER = 'x-partner-payroll-company';
-
 /** The same shape as the service's company ids and the nodes' Company ID check. */
 const COMPANY_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -37,27 +34,6 @@ export class CompanyListError extends Error {
 	constructor(message: string) {
 		super(message);
 		this.name = 'CompanyListError';
-	}
-}
-
-/** What the credential's refusals name as their node: the node that sent the request replaces it. */
-const CREDENTIAL_AS_NODE = {
-	name: 'Partner Payroll Partner API credential',
-	type: 'partnerPayrollPartnerApi',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-} as INode;
-
-/**
- * A request the credential refuses to sign (no company named, a company it cannot serve, another
- * company's path, another origin): nothing was sent. n8n's request helper wraps whatever
- * `authenticate` throws into an API error that drops the original's class, except n8n's own API
- * errors, which it passes on as they are: so the node can tell this refusal from a failed request.
- */
-export class CompanyRefusal extends NodeApiError {
-	constructor(readonly problem: string) {
-		super(CREDENTIAL_AS_NODE, { message: problem }, { message: problem });
 	}
 }
 

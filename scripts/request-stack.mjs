@@ -2,6 +2,9 @@
 // The size of one resource's request stack: the files a resource imports, directly or not, with
 // their lines. `node scripts/request-stack.mjs nodes/PartnerPayroll/resources/payroll/index.ts`
 // prints the count of files and lines, then each file with its lines (`--files`).
+// `--path` also runs test/package/requestPath.test.ts (one Download Payment File item with the
+// Partner API credential, against the sandbox) and prints the files in the order they are entered.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 
@@ -36,4 +39,13 @@ if (flags.includes('--files')) {
 	for (const [file, count] of [...seen].sort((a, b) => b[1] - a[1])) {
 		console.log(`${String(count).padStart(6)}  ${relative('.', file)}`);
 	}
+}
+
+if (flags.includes('--path')) {
+	const jest = spawnSync('npx', ['jest', 'test/package/requestPath.test.ts', '--silent'], {
+		stdio: ['ignore', 'ignore', 'inherit'],
+	});
+	if (jest.status !== 0) process.exit(jest.status ?? 1);
+	console.log('\nDownload Payment File, Partner API credential: the files in the order they are entered');
+	process.stdout.write(readFileSync('test-artifacts/request-path.txt', 'utf8'));
 }

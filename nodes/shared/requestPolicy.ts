@@ -5,7 +5,7 @@ import {
 	type INode,
 } from 'n8n-workflow';
 
-import { CompanyRefusal } from '../../credentials/partnerCompanies';
+import { CompanyRefusal } from '../../credentials/companyRequests';
 import {
 	PartnerPayrollApiError,
 	TRANSPORT_FAILURES,

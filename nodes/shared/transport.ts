@@ -6,7 +6,7 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 
-import { COMPANY_HINT_HEADER } from '../../credentials/partnerCompanies';
+import { COMPANY_HINT_HEADER } from '../../credentials/companyRequests';
 import type { Connection, RequestContext, RequestOptions } from './connection';
 import { throwIfApiError, uncertainWriteError, unexpectedAnswerError } from './apiError';
 import { failureError, type ErrorContext } from './errors';

@@ -1,9 +1,10 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { PartnerPayrollPartnerApi } from '../../credentials/PartnerPayrollPartnerApi.credentials';
+import { COMPANY_HINT_HEADER } from '../../credentials/companyRequests';
 import {
 	bindToken,
-	COMPANY_HINT_HEADER,
+	readCompanyIndex,
 	readCompanyRows,
 } from '../../credentials/partnerCompanies';
 
@@ -231,5 +232,40 @@ describe('the company list', () => {
 			['FR1002', null],
 			['ES2001', 'token-of-ES2001'],
 		]);
+	});
+});
+
+describe('the company list, read once per value of the credential', () => {
+	const manyRows = (count: number) =>
+		Array.from({ length: count }, (_, index) => {
+			const companyId = `C${index}`;
+			return { companyId, label: `Client ${index}`, accessToken: bindToken(companyId, `token-${index}`) };
+		});
+
+	it('reads a value of the list once, and a new value again', () => {
+		const credentials = { companies: { company: manyRows(3) } };
+		const first = readCompanyIndex(credentials);
+		expect(readCompanyIndex(credentials)).toBe(first);
+		const edited = { companies: { company: manyRows(4) } };
+		expect(readCompanyIndex(edited)).not.toBe(first);
+		expect(readCompanyIndex(edited).rows).toHaveLength(4);
+	});
+
+	it('still refuses a repeated company among 10,000, in both of its rows', async () => {
+		const rows = manyRows(10_000);
+		rows.push({ ...rows[9_000], label: 'Again' });
+		const credentials = { baseUrl: API, authServerUrl: AUTH, companies: { company: rows } };
+		const attempt = credential.authenticate(credentials, {
+			url: `${API}/companies/C9000/payroll-status`,
+			headers: { [COMPANY_HINT_HEADER]: 'C9000' },
+		});
+		await expect(attempt).rejects.toThrow(
+			"The company list's entry 10001 (C9000, Again) repeats company C9000 of entry 9001",
+		);
+		const other = await credential.authenticate(credentials, {
+			url: `${API}/companies/C9999/payroll-status`,
+			headers: { [COMPANY_HINT_HEADER]: 'C9999' },
+		});
+		expect(other.headers?.Authorization).toBe('Bearer token-9999');
 	});
 });
