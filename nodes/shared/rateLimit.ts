@@ -41,8 +41,8 @@ const UNSENT_SLOT_MS = 1_000;
 /**
  * A second with a 429 widens the margin by this much (once, however many 429s: the items in flight when
  * another process filled the second come back refused together); each quiet second narrows it again by
- * one slot per quiet second. In queue mode, two workers at the limit together widen it to half the limit
- * within seconds; recovering quickly lets a worker left alone afterwards return to the whole limit at once.
+ * one slot. In queue mode, two workers at the limit together widen it to half the limit
+ * within seconds; recovering quickly lets a worker left alone afterwards return to the whole limit within seconds.
  */
 const MARGIN_STEP = 2;
 const QUIET_PERIOD_MS = 1_000;
