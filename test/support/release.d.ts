@@ -50,6 +50,7 @@ export function readProjectFile(file: string): string;
 export function projectManifest(): PackageManifest;
 export function projectFiles(folder: string): string[];
 export function codexFiles(): CodexFile[];
+export function headingAnchors(markdown: string): string[];
 export function readmeAnchors(): string[];
 export function scanPackedPackage(): Promise<ScanReport>;
 export function releaseProblems(env: Record<string, string | undefined>, root: string): string[];

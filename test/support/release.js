@@ -35,20 +35,33 @@ function codexFiles() {
 	return found.sort((a, b) => a.file.localeCompare(b.file));
 }
 
-/** The anchors GitHub gives the README's headings. */
-function readmeAnchors() {
-	return readProjectFile('README.md')
-		.split('\n')
-		.filter((line) => /^#{1,6} /.test(line))
-		.map((line) =>
-			line
-				.replace(/^#+ /, '')
-				.trim()
-				.toLowerCase()
-				.replace(/[^\p{L}\p{N}\- ]/gu, '')
-				.replace(/ /g, '-'),
-		);
+/**
+ * The anchors GitHub gives the headings of a Markdown text: lower case, punctuation dropped (letters,
+ * digits, spaces, hyphens and underscores kept), spaces as hyphens, and a repeated anchor numbered (-1, -2).
+ * Headings inside fenced code blocks are not headings.
+ */
+function headingAnchors(markdown) {
+	const seen = new Map();
+	let fenced = false;
+	const anchors = [];
+	for (const line of markdown.split('\n')) {
+		if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+		if (fenced || !/^#{1,6} /.test(line)) continue;
+		const slug = line
+			.replace(/^#+ /, '')
+			.trim()
+			.toLowerCase()
+			.replace(/[^\p{L}\p{N}\-_ ]/gu, '')
+			.replace(/ /g, '-');
+		const count = seen.get(slug) ?? 0;
+		seen.set(slug, count + 1);
+		anchors.push(count ? `${slug}-${count}` : slug);
+	}
+	return anchors;
 }
+
+/** The anchors GitHub gives the README's headings. */
+const readmeAnchors = () => headingAnchors(readProjectFile('README.md'));
 
 /** scripts/scan-package.mjs --json: packs the built package and runs n8n's scanner on it. */
 function scanPackedPackage() {
@@ -133,6 +146,7 @@ module.exports = {
 	projectFiles,
 	projectManifest,
 	readProjectFile,
+	headingAnchors,
 	readmeAnchors,
 	releaseProblems,
 	scanPackedPackage,
