@@ -42,6 +42,7 @@ function deadLink(page: string, target: string): string | undefined {
 	}
 	const [file, anchor] = target.split('#');
 	const linked = file ? path.join(path.dirname(page), decodeURIComponent(file)) : page;
+	if (linked.startsWith('..')) return 'outside the repository';
 	if (!fs.existsSync(path.join(root, linked))) return `${linked} does not exist`;
 	if (anchor === undefined) return undefined;
 	if (!linked.endsWith('.md')) return `an anchor into ${linked}, which is not a Markdown page`;
@@ -56,6 +57,16 @@ describe('links in the Markdown pages', () => {
 			.map((target) => ({ target, problem: deadLink(page, target) }))
 			.filter((link) => link.problem !== undefined);
 		expect(dead).toEqual([]);
+	});
+});
+
+describe('the docs index (docs/README.md)', () => {
+	it('links every page of docs/', () => {
+		const index = linkTargets(fs.readFileSync(path.join(root, 'docs/README.md'), 'utf8'));
+		const unlisted = pages()
+			.filter((page) => page.startsWith('docs/') && page !== 'docs/README.md')
+			.filter((page) => !index.includes(path.basename(page)));
+		expect(unlisted).toEqual([]);
 	});
 });
 

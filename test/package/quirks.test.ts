@@ -9,13 +9,11 @@ const REGISTER = 'docs/n8n-quirks.md';
 const TAG = /n8n quirk (Q\d+)\b/g;
 
 function sourceFiles(folder: string): string[] {
-	return fs
-		.readdirSync(path.join(root, folder), { withFileTypes: true })
-		.flatMap((entry) => {
-			const relative = path.join(folder, entry.name);
-			if (entry.isDirectory()) return sourceFiles(relative);
-			return entry.name.endsWith('.ts') ? [relative] : [];
-		});
+	return fs.readdirSync(path.join(root, folder), { withFileTypes: true }).flatMap((entry) => {
+		const relative = path.join(folder, entry.name);
+		if (entry.isDirectory()) return sourceFiles(relative);
+		return entry.name.endsWith('.ts') ? [relative] : [];
+	});
 }
 
 /** The tags of the register's table, in the order of its rows. */
