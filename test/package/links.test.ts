@@ -1,17 +1,17 @@
 // Every link in the package's Markdown pages leads somewhere: a relative link to a file that exists, an
 // #anchor to a heading of its page (GitHub's rule), an absolute link well formed. No network: an address
 // on the web is checked for its form only.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-
-import { headingAnchors } from '../support/release';
-
-const root = path.resolve(__dirname, '..', '..');
+import {
+	headingAnchors,
+	projectFileExists,
+	projectFiles,
+	readProjectFile,
+	resolveProjectLink,
+} from '../support/release';
 
 /** The pages a reader follows links through: the README, the contributor page, docs/ and the lab's README. */
 function pages(): string[] {
-	const docs = fs
-		.readdirSync(path.join(root, 'docs'))
+	const docs = projectFiles('docs')
 		.filter((name) => name.endsWith('.md'))
 		.map((name) => `docs/${name}`);
 	return ['README.md', 'CONTRIBUTING.md', 'real-n8n/README.md', ...docs];
@@ -41,18 +41,18 @@ function deadLink(page: string, target: string): string | undefined {
 		}
 	}
 	const [file, anchor] = target.split('#');
-	const linked = file ? path.join(path.dirname(page), decodeURIComponent(file)) : page;
+	const linked = file ? resolveProjectLink(page, decodeURIComponent(file)) : page;
 	if (linked.startsWith('..')) return 'outside the repository';
-	if (!fs.existsSync(path.join(root, linked))) return `${linked} does not exist`;
+	if (!projectFileExists(linked)) return `${linked} does not exist`;
 	if (anchor === undefined) return undefined;
 	if (!linked.endsWith('.md')) return `an anchor into ${linked}, which is not a Markdown page`;
-	const anchors = headingAnchors(fs.readFileSync(path.join(root, linked), 'utf8'));
+	const anchors = headingAnchors(readProjectFile(linked));
 	return anchors.includes(anchor) ? undefined : `${linked} has no heading for #${anchor}`;
 }
 
 describe('links in the Markdown pages', () => {
 	it.each(pages())('%s: every link leads somewhere', (page) => {
-		const targets = linkTargets(fs.readFileSync(path.join(root, page), 'utf8'));
+		const targets = linkTargets(readProjectFile(page));
 		const dead = targets
 			.map((target) => ({ target, problem: deadLink(page, target) }))
 			.filter((link) => link.problem !== undefined);
@@ -62,10 +62,10 @@ describe('links in the Markdown pages', () => {
 
 describe('the docs index (docs/README.md)', () => {
 	it('links every page of docs/', () => {
-		const index = linkTargets(fs.readFileSync(path.join(root, 'docs/README.md'), 'utf8'));
+		const index = linkTargets(readProjectFile('docs/README.md'));
 		const unlisted = pages()
 			.filter((page) => page.startsWith('docs/') && page !== 'docs/README.md')
-			.filter((page) => !index.includes(path.basename(page)));
+			.filter((page) => !index.includes(page.replace(/^docs\//, '')));
 		expect(unlisted).toEqual([]);
 	});
 });

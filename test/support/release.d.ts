@@ -49,6 +49,9 @@ export interface ScanReport {
 export function readProjectFile(file: string): string;
 export function projectManifest(): PackageManifest;
 export function projectFiles(folder: string): string[];
+export function projectFileExists(file: string): boolean;
+export function projectFilesUnder(folder: string, extension: string): string[];
+export function resolveProjectLink(from: string, link: string): string;
 export function codexFiles(): CodexFile[];
 export function headingAnchors(markdown: string): string[];
 export function readmeAnchors(): string[];

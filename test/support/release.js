@@ -14,6 +14,19 @@ const root = path.resolve(__dirname, '..', '..');
 const readProjectFile = (file) => fs.readFileSync(path.join(root, file), 'utf8');
 const projectManifest = () => JSON.parse(readProjectFile('package.json'));
 const projectFiles = (folder) => fs.readdirSync(path.join(root, folder));
+const projectFileExists = (file) => fs.existsSync(path.join(root, file));
+
+/** Every file below `folder` whose name ends with `extension`, relative to the project. */
+function projectFilesUnder(folder, extension) {
+	return fs.readdirSync(path.join(root, folder), { withFileTypes: true }).flatMap((entry) => {
+		const relative = path.posix.join(folder, entry.name);
+		if (entry.isDirectory()) return projectFilesUnder(relative, extension);
+		return entry.name.endsWith(extension) ? [relative] : [];
+	});
+}
+
+/** A relative link of the project file `from`, as a path relative to the project (`..` when it leaves it). */
+const resolveProjectLink = (from, link) => path.posix.join(path.posix.dirname(from), link);
 
 /** Every `*.node.json` under nodes/, by node base name (PartnerPayroll for PartnerPayroll.node.json). */
 function codexFiles() {
@@ -148,6 +161,9 @@ module.exports = {
 	readProjectFile,
 	headingAnchors,
 	readmeAnchors,
+	projectFileExists,
+	projectFilesUnder,
+	resolveProjectLink,
 	releaseProblems,
 	scanPackedPackage,
 };
