@@ -66,7 +66,7 @@ if (require.main === module) {
 	if (problems.length > 0) {
 		console.error('npm publish refused by the release guard (scripts/release-guard.js):');
 		for (const problem of problems) console.error(`  - ${problem}`);
-		console.error('How to release: README.md, section "Releasing".');
+		console.error('How to release: CONTRIBUTING.md, section "Releasing".');
 		process.exit(1);
 	}
 	console.log(

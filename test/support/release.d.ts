@@ -49,7 +49,11 @@ export interface ScanReport {
 export function readProjectFile(file: string): string;
 export function projectManifest(): PackageManifest;
 export function projectFiles(folder: string): string[];
+export function projectFileExists(file: string): boolean;
+export function projectFilesUnder(folder: string, extension: string): string[];
+export function resolveProjectLink(from: string, link: string): string;
 export function codexFiles(): CodexFile[];
+export function headingAnchors(markdown: string): string[];
 export function readmeAnchors(): string[];
 export function scanPackedPackage(): Promise<ScanReport>;
 export function releaseProblems(env: Record<string, string | undefined>, root: string): string[];

@@ -14,6 +14,19 @@ const root = path.resolve(__dirname, '..', '..');
 const readProjectFile = (file) => fs.readFileSync(path.join(root, file), 'utf8');
 const projectManifest = () => JSON.parse(readProjectFile('package.json'));
 const projectFiles = (folder) => fs.readdirSync(path.join(root, folder));
+const projectFileExists = (file) => fs.existsSync(path.join(root, file));
+
+/** Every file below `folder` whose name ends with `extension`, relative to the project. */
+function projectFilesUnder(folder, extension) {
+	return fs.readdirSync(path.join(root, folder), { withFileTypes: true }).flatMap((entry) => {
+		const relative = path.posix.join(folder, entry.name);
+		if (entry.isDirectory()) return projectFilesUnder(relative, extension);
+		return entry.name.endsWith(extension) ? [relative] : [];
+	});
+}
+
+/** A relative link of the project file `from`, as a path relative to the project (`..` when it leaves it). */
+const resolveProjectLink = (from, link) => path.posix.join(path.posix.dirname(from), link);
 
 /** Every `*.node.json` under nodes/, by node base name (PartnerPayroll for PartnerPayroll.node.json). */
 function codexFiles() {
@@ -35,20 +48,33 @@ function codexFiles() {
 	return found.sort((a, b) => a.file.localeCompare(b.file));
 }
 
-/** The anchors GitHub gives the README's headings. */
-function readmeAnchors() {
-	return readProjectFile('README.md')
-		.split('\n')
-		.filter((line) => /^#{1,6} /.test(line))
-		.map((line) =>
-			line
-				.replace(/^#+ /, '')
-				.trim()
-				.toLowerCase()
-				.replace(/[^\p{L}\p{N}\- ]/gu, '')
-				.replace(/ /g, '-'),
-		);
+/**
+ * The anchors GitHub gives the headings of a Markdown text: lower case, punctuation dropped (letters,
+ * digits, spaces, hyphens and underscores kept), spaces as hyphens, and a repeated anchor numbered (-1, -2).
+ * Headings inside fenced code blocks are not headings.
+ */
+function headingAnchors(markdown) {
+	const seen = new Map();
+	let fenced = false;
+	const anchors = [];
+	for (const line of markdown.split('\n')) {
+		if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+		if (fenced || !/^#{1,6} /.test(line)) continue;
+		const slug = line
+			.replace(/^#+ /, '')
+			.trim()
+			.toLowerCase()
+			.replace(/[^\p{L}\p{N}\-_ ]/gu, '')
+			.replace(/ /g, '-');
+		const count = seen.get(slug) ?? 0;
+		seen.set(slug, count + 1);
+		anchors.push(count ? `${slug}-${count}` : slug);
+	}
+	return anchors;
 }
+
+/** The anchors GitHub gives the README's headings. */
+const readmeAnchors = () => headingAnchors(readProjectFile('README.md'));
 
 /** scripts/scan-package.mjs --json: packs the built package and runs n8n's scanner on it. */
 function scanPackedPackage() {
@@ -133,7 +159,11 @@ module.exports = {
 	projectFiles,
 	projectManifest,
 	readProjectFile,
+	headingAnchors,
 	readmeAnchors,
+	projectFileExists,
+	projectFilesUnder,
+	resolveProjectLink,
 	releaseProblems,
 	scanPackedPackage,
 };
