@@ -7,6 +7,7 @@ import { ALL_SCOPES, scopesField } from './scopes';
 const AUTH_SERVER =
 	'{{$self["authServerUrl"].endsWith("/") ? $self["authServerUrl"].slice(0, -1) : $self["authServerUrl"]}}';
 
+// n8n quirk Q14: docs/n8n-quirks.md
 /**
  * The `scope` sent at Connect: the selected scopes, all of them when none is selected. n8n 2.40's
  * editor shows a new credential's Scopes empty whatever the default: an empty selection must not

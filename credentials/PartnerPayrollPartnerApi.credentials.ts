@@ -35,6 +35,7 @@ function originOf(address: unknown): string | undefined {
 	}
 }
 
+// n8n quirk Q9: docs/n8n-quirks.md
 /**
  * `ICredentialType.restrictToSupportedNodes` as n8n-workflow 2.25.0 and later type it; the package compiles
  * against an older n8n-workflow, which lacks it. A second interface beside ICredentialType, not one that
@@ -55,6 +56,7 @@ export class PartnerPayrollPartnerApi implements ICredentialType, RestrictableTo
 	// n8n with n8n-core 2.25 or later (2.40.7 in the lab) then decrypts it only for the nodes that list it
 	// (this package's, and the AI-tool variant n8n generates), and refuses to save a workflow in which
 	// another node, such as the HTTP Request node, uses it. Older n8n (2.8.4 in the lab) ignores the field.
+	// n8n quirk Q10: docs/n8n-quirks.md
 	restrictToSupportedNodes = true as const;
 
 	displayName = 'Partner Payroll Partner API';

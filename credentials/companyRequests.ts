@@ -15,6 +15,7 @@ const CREDENTIAL_AS_NODE = {
 	parameters: {},
 } as INode;
 
+// n8n quirk Q16: docs/n8n-quirks.md
 /**
  * A request the credential refuses to sign (no company named, a company it cannot serve, another
  * company's path, another origin): nothing was sent. n8n's request helper wraps whatever

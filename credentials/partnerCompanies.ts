@@ -37,6 +37,7 @@ export class CompanyListError extends Error {
 	}
 }
 
+// n8n quirk Q8: docs/n8n-quirks.md
 /** `<company ID>:<token>`, the value the Access Token field stores for a company. */
 export function bindToken(companyId: string, token: string): string {
 	return `${companyId}:${token}`;

@@ -100,6 +100,7 @@ export async function readConnection(
 	if (authentication !== 'partnerApi') return connection;
 	// n8n would read and decrypt the credential again for every request, and the credential's list
 	// would be read again with it: the one read here serves every request of the execution or poll.
+	// n8n quirk Q13: docs/n8n-quirks.md
 	const alreadyRead = {
 		credentialsDecrypted: { ...credentialReference(context, credentialType), data: credentials },
 	};

@@ -45,6 +45,7 @@ export class ListChangeLost extends NodeOperationError {}
 
 const locks = new Map<string, Promise<unknown>>();
 
+// n8n quirk Q7: docs/n8n-quirks.md
 /** Runs `work` after every earlier one for the same credential in this process has ended. */
 export async function underCredentialLock<T>(key: string, work: () => Promise<T>): Promise<T> {
 	const previous = locks.get(key) ?? Promise.resolve();
@@ -188,6 +189,7 @@ export function withoutCompany(
 	return { rows: written.filter((row) => !isIt(row)), removed: written.filter(isIt) };
 }
 
+// n8n quirk Q6: docs/n8n-quirks.md
 /**
  * n8n's own fields on every credential with `authenticate` (the HTTP Request node's domain
  * restriction), as stored (n8n's default "All" when never set): n8n 2.8.4's schema check asks for
@@ -201,6 +203,7 @@ function domainRestriction(stored: IDataObject): IDataObject {
 		: { allowedHttpRequestDomains: choice };
 }
 
+// n8n quirk Q6: docs/n8n-quirks.md
 /**
  * Changes the node's Partner API credential's company list under the lock: reads it afresh, writes
  * what `change` makes of it, reads it again and checks with `isThere` that the change is stored.

@@ -102,6 +102,7 @@ function messagesOf(error: unknown): string {
 
 // n8n's helper often keeps only the messages of a transport error (NodeApiError without its cause),
 // and those name the failure.
+// n8n quirk Q15: docs/n8n-quirks.md
 const CODES_BY_MESSAGE: Array<[RegExp, string]> = [
 	[/\b(E[A-Z]{3,}|ERR_[A-Z_]+)\b/, '$1'],
 	[/socket hang up/i, 'ECONNRESET'],
