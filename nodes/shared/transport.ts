@@ -15,8 +15,15 @@ import { sendWithPolicy } from './requestPolicy';
 
 interface ApiRequest {
 	method: IHttpRequestMethods;
-	/** Path below the API base URL, already encoded; or a full URL (introspection). */
+	/**
+	 * With `companyId`, the path below that company (`/payment-files`, `''` for its record); otherwise
+	 * the path below the API base URL, already encoded, or a full URL (introspection).
+	 */
 	path: string;
+	/** The company the request is for: its path is built here (the credential sends that company's token). */
+	companyId?: string;
+	/** The collection the company is read from: its record (`companies`) or its French record. */
+	companyCollection?: 'companies' | 'companies-fr';
 	qs?: IDataObject;
 	body?: IDataObject;
 	headers?: IDataObject;
@@ -150,7 +157,10 @@ export async function apiRequest<T = IN8nHttpFullResponse>(
 			const sent = connection.send({
 				method: request.method,
 				baseURL: isFullUrl ? undefined : connection.baseUrl,
-				url: request.path,
+				url:
+					request.companyId === undefined
+						? request.path
+						: `/${request.companyCollection ?? 'companies'}/${encodeURIComponent(request.companyId)}${request.path}`,
 				qs: request.qs,
 				body: request.body,
 				json: !request.file,
