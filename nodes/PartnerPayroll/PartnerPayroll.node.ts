@@ -39,9 +39,9 @@ import type { Resource } from './resources/resource';
 import { listPartnerCompanies } from '../shared/partnerCompanyList';
 
 /**
- * Items of one run in flight at once: reads go out together rather than one answer after another,
- * within what one n8n process holds open. The service's per-second limit is kept by the pacer
- * whatever this number.
+ * Items of one run in flight at once: independent items do not wait for each other's answers. The
+ * service's per-second limit is kept by the pacer whatever this number; it only bounds the requests
+ * one run holds open.
  */
 const ITEMS_IN_FLIGHT = 16;
 

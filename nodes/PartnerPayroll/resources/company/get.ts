@@ -14,11 +14,10 @@ export const get: Operation = {
 	},
 	fields: [],
 	async execute(itemIndex, connection) {
-		const companyId = await itemCompanyId(this, itemIndex, connection);
 		const response = await apiRequest(
 			this,
 			connection,
-			{ method: 'GET', companyId, path: '' },
+			{ method: 'GET', companyId: await itemCompanyId(this, itemIndex, connection), path: '' },
 			{ itemIndex },
 		);
 		return [{ json: objectAnswer(this, itemIndex, response) }];

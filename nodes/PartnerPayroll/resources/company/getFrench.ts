@@ -17,11 +17,15 @@ export const getFrench: Operation = {
 	fields: [],
 	errorContext,
 	async execute(itemIndex, connection) {
-		const companyId = await itemCompanyId(this, itemIndex, connection);
 		const response = await apiRequest(
 			this,
 			connection,
-			{ method: 'GET', companyId, companyCollection: 'companies-fr', path: '' },
+			{
+				method: 'GET',
+				companyId: await itemCompanyId(this, itemIndex, connection),
+				companyCollection: 'companies-fr',
+				path: '',
+			},
 			{ ...errorContext, itemIndex },
 		);
 		return [{ json: objectAnswer(this, itemIndex, response) }];

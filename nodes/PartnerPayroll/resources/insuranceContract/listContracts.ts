@@ -13,11 +13,10 @@ function listContracts(path: string, option: Operation['option']): Operation {
 		fields: [],
 		errorContext,
 		async execute(itemIndex, connection) {
-			const companyId = await itemCompanyId(this, itemIndex, connection);
 			const response = await apiRequest(
 				this,
 				connection,
-				{ method: 'GET', companyId, path },
+				{ method: 'GET', companyId: await itemCompanyId(this, itemIndex, connection), path },
 				{ ...errorContext, itemIndex },
 			);
 			return asItems(listAnswer(this, itemIndex, response, 'contracts'));
