@@ -20,7 +20,6 @@ import { credentialTests } from '../shared/credentialTest';
 import { asNodeError } from '../shared/errors';
 import { cancelSignalOf } from '../shared/transport';
 import { wait } from '../shared/wait';
-import type { Operation } from './helpers/operation';
 import {
 	NODE_ATTEMPT_TIMEOUT_MS,
 	NODE_RATE_LIMIT_ADVICE,
@@ -35,7 +34,7 @@ import { document } from './resources/document';
 import { insuranceContract } from './resources/insuranceContract';
 import { partnerCredential } from './resources/partnerCredential';
 import { payroll } from './resources/payroll';
-import type { Resource } from './resources/resource';
+import type { Operation, Resource } from './resources/resource';
 import { listPartnerCompanies } from '../shared/partnerCompanyList';
 
 /**

@@ -1,6 +1,6 @@
 import { updateDisplayOptions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../../helpers/operation';
+import type { Operation } from '../resource';
 import { binaryPropertyNameField, monthField, optionsField } from '../commonFields';
 import { downloadMonthFile, type MonthFileKind } from '../monthFile';
 import { accountingEntriesFromCsv } from './csv';

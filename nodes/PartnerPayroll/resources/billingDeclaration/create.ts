@@ -12,7 +12,7 @@ import { MONTH_HELP } from '../../../shared/month';
 import { isObject } from '../../../shared/objects';
 import { apiRequest } from '../../../shared/transport';
 import { typedCompanyId } from '../../helpers/itemCompany';
-import type { Operation } from '../../helpers/operation';
+import type { Operation } from '../resource';
 import { monthOf, optionsField } from '../commonFields';
 import { declarationFailure, pendingDeclaration, recordDeclaration, startBatch } from './ledger';
 

@@ -1,7 +1,7 @@
 import { apiRequest } from '../../../shared/transport';
 import { objectAnswer } from '../../helpers/answers';
 import { itemCompanyId } from '../../helpers/itemCompany';
-import type { Operation } from '../../helpers/operation';
+import type { Operation } from '../resource';
 
 /** GET /companies/{companyId}: the company record. */
 export const get: Operation = {

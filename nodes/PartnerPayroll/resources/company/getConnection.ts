@@ -1,7 +1,7 @@
 import { introspectToken } from '../../../shared/company';
 import { failureError } from '../../../shared/errors';
 import { typedCompanyId } from '../../helpers/itemCompany';
-import type { Operation } from '../../helpers/operation';
+import type { Operation } from '../resource';
 
 /**
  * POST {Authorization Server URL}/introspect: which company, client and scopes the credential's token

@@ -7,7 +7,7 @@ import { parseDocumentReference, pdfFile, type DocumentReference } from '../../.
 import { parameterError } from '../../../shared/errors';
 import { apiRequest } from '../../../shared/transport';
 import { itemCompanyId, typedCompanyId } from '../../helpers/itemCompany';
-import type { Operation } from '../../helpers/operation';
+import type { Operation } from '../resource';
 import { binaryPropertyNameField, binaryPropertyNameOf } from '../commonFields';
 
 const properties: INodeProperties[] = [

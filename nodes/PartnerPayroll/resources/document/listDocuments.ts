@@ -5,7 +5,7 @@ import type { ErrorContext } from '../../../shared/errors';
 import { apiRequest } from '../../../shared/transport';
 import { asItems, listAnswer } from '../../helpers/answers';
 import { itemCompanyId } from '../../helpers/itemCompany';
-import type { Operation } from '../../helpers/operation';
+import type { Operation } from '../resource';
 import { binaryPropertyNameOf, optionsField } from '../commonFields';
 
 const errorContext: ErrorContext = { country: 'GB' };

@@ -2,7 +2,7 @@ import type { ErrorContext } from '../../../shared/errors';
 import { apiRequest } from '../../../shared/transport';
 import { asItems, listAnswer } from '../../helpers/answers';
 import { itemCompanyId } from '../../helpers/itemCompany';
-import type { Operation } from '../../helpers/operation';
+import type { Operation } from '../resource';
 
 const errorContext: ErrorContext = { country: 'FR' };
 

@@ -1,7 +1,7 @@
 import { changeCompanyList, withoutCompany } from '../../../shared/credentialStore';
 import { failureError, parameterError } from '../../../shared/errors';
 import { checkedId } from '../../../shared/ids';
-import type { Operation } from '../../helpers/operation';
+import type { Operation } from '../resource';
 
 /**
  * Takes a company out of the Partner API credential's list through n8n's public API, so nobody

@@ -1,6 +1,6 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { Operation } from '../../helpers/operation';
+import type { Operation } from '../resource';
 import { binaryPropertyNameField, monthField } from '../commonFields';
 import { downloadMonthFile, type MonthFileKind } from '../monthFile';
 

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { apiRequest } from '../../../shared/transport';
 import { objectAnswer } from '../../helpers/answers';
 import { itemCompanyId } from '../../helpers/itemCompany';
-import type { Operation } from '../../helpers/operation';
+import type { Operation } from '../resource';
 import { monthField, monthOf } from '../commonFields';
 
 /** GET /companies/{companyId}/payroll-status?date=YYYYMM: the status, with the company and month it answers for. */
