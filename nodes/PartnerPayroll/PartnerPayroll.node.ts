@@ -13,12 +13,13 @@ import {
 	authenticationField,
 	readConnection,
 } from '../shared/authentication';
+import { PartnerPayrollApiError } from '../shared/apiError';
+import { introspectToken } from '../shared/company';
+import type { Connection } from '../shared/connection';
 import { credentialTests } from '../shared/credentialTest';
 import { asNodeError } from '../shared/errors';
 import { cancelSignalOf } from '../shared/transport';
-import { inPool } from '../shared/pool';
 import { wait } from '../shared/wait';
-import { itemsOfRun } from './helpers/operation';
 import {
 	NODE_ATTEMPT_TIMEOUT_MS,
 	NODE_RATE_LIMIT_ADVICE,
@@ -33,13 +34,13 @@ import { document } from './resources/document';
 import { insuranceContract } from './resources/insuranceContract';
 import { partnerCredential } from './resources/partnerCredential';
 import { payroll } from './resources/payroll';
-import type { Resource } from './resources/resource';
+import type { Operation, Resource } from './resources/resource';
 import { listPartnerCompanies } from '../shared/partnerCompanyList';
 
 /**
- * Items of one run in flight at once. Reads go out together (the routing engine started every item at
- * once; 16 was the fastest of 4, 8, 16, 32 and unbounded in the earlier measurement); the service's
- * per-second limit is kept by the pacer whatever this number.
+ * Items of one run in flight at once: independent items do not wait for each other's answers. The
+ * service's per-second limit is kept by the pacer whatever this number; it only bounds the requests
+ * one run holds open.
  */
 const ITEMS_IN_FLIGHT = 16;
 
@@ -107,19 +108,9 @@ export class PartnerPayroll implements INodeType {
 		loadOptions: { listPartnerCompanies },
 	};
 
-	/** Every item in order, one request path: the operation's executor, paired output, Continue On Fail. */
+	/** Every item in order: the operation's output for each, paired with its input item, Continue On Fail. */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const resourceValue = this.getNodeParameter('resource', 0) as string;
-		const operationValue = this.getNodeParameter('operation', 0) as string;
-		const operation = RESOURCES.find((resource) => resource.value === resourceValue)?.operations[
-			operationValue
-		];
-		if (!operation) {
-			throw asNodeError(
-				this.getNode(),
-				new Error(`Unknown operation "${operationValue}" of resource "${resourceValue}"`),
-			);
-		}
+		const operation = operationOf(this);
 		const requestOptions = this.getNodeParameter('requestOptions', 0, {}) as NodeRequestOptions;
 		const connection = await readConnection(this, {
 			rateLimitAdvice: NODE_RATE_LIMIT_ADVICE,
@@ -127,51 +118,131 @@ export class PartnerPayroll implements INodeType {
 			attemptTimeoutMs: NODE_ATTEMPT_TIMEOUT_MS,
 			requestOptions,
 		});
-		const items = itemsOfRun(this, connection, operation.errorContext ?? {});
-		const executeItem = await operation.start(items);
-		const outcomes: Array<{ results?: INodeExecutionData[]; error?: unknown }> = [];
-		const continueOnFail = this.continueOnFail();
-		const inFlight = operation.oneItemAtATime ? 1 : ITEMS_IN_FLIGHT;
-		// Batching (Request Options): a batch of items, then a pause, as n8n's own option does
-		// (-1 turns it off, 0 counts as 1).
-		const batch = requestOptions.batching?.batch;
-		const requestedBatchSize = Number(batch?.batchSize ?? -1);
-		const batchSize = requestedBatchSize >= 0 ? Math.max(requestedBatchSize, 1) : items.length;
-		for (let first = 0; first < items.length; first += batchSize) {
-			if (first > 0) await wait(batch?.batchInterval ?? 0, cancelSignalOf(this));
-			const ranAll = await inPool(items.slice(first, first + batchSize), inFlight, async (item) => {
-				try {
-					outcomes[item.index] = { results: await executeItem(item) };
-					return true;
-				} catch (error) {
-					outcomes[item.index] = { error };
-					return continueOnFail;
-				}
-			});
-			if (!ranAll) break;
-		}
-		// Output in input order, whatever order the answers came in.
-		const output: INodeExecutionData[] = [];
-		for (const item of items) {
-			const outcome = outcomes[item.index];
-			if (!outcome) continue;
-			if (outcome.error === undefined) {
-				output.push(
-					...(outcome.results ?? []).map((result) => ({
-						...result,
-						pairedItem: { item: item.index },
-					})),
-				);
-				continue;
-			}
-			const nodeError = asNodeError(this.getNode(), outcome.error, item.index);
-			if (!continueOnFail) throw nodeError;
-			output.push({
-				json: { error: nodeError.message },
-				error: nodeError,
-				pairedItem: { item: item.index },
-			});
-		}
-		return [output];
+		const itemIndices = this.getInputData().map((_, itemIndex) => itemIndex);
+		await operation.prepare?.call(this, itemIndices, connection);
+		const outcomes = await runItems(this, operation, connection, itemIndices, requestOptions);
+		return [outputInOrder(this, itemIndices, outcomes)];
 	}
+}
+
+/** What one input item came to: its output items, or the error that stopped it. */
+interface Outcome {
+	results?: INodeExecutionData[];
+	error?: unknown;
+}
+
+/** The operation the node's Resource and Operation parameters choose. */
+function operationOf(context: IExecuteFunctions): Operation {
+	const resourceValue = context.getNodeParameter('resource', 0) as string;
+	const operationValue = context.getNodeParameter('operation', 0) as string;
+	const operation = RESOURCES.find((resource) => resource.value === resourceValue)?.operations[
+		operationValue
+	];
+	if (!operation) {
+		throw asNodeError(
+			context.getNode(),
+			new Error(`Unknown operation "${operationValue}" of resource "${resourceValue}"`),
+		);
+	}
+	return operation;
+}
+
+/**
+ * Executes the items, several in flight (one at a time for a write), batch after batch with
+ * Batching. Without Continue On Fail, no item starts after a failure (those in flight finish).
+ */
+async function runItems(
+	context: IExecuteFunctions,
+	operation: Operation,
+	connection: Connection,
+	itemIndices: number[],
+	requestOptions: NodeRequestOptions,
+): Promise<Outcome[]> {
+	const outcomes: Outcome[] = [];
+	const continueOnFail = context.continueOnFail();
+	const inFlight = operation.oneItemAtATime ? 1 : ITEMS_IN_FLIGHT;
+	// Batching (Request Options): a batch of items, then a pause, as n8n's own option does
+	// (-1 turns it off, 0 counts as 1).
+	const batch = requestOptions.batching?.batch;
+	const requestedBatchSize = Number(batch?.batchSize ?? -1);
+	const batchSize = requestedBatchSize >= 0 ? Math.max(requestedBatchSize, 1) : itemIndices.length;
+	let stopped = false;
+	for (let first = 0; first < itemIndices.length && !stopped; first += batchSize) {
+		if (first > 0) await wait(batch?.batchInterval ?? 0, cancelSignalOf(context));
+		const batchIndices = itemIndices.slice(first, first + batchSize);
+		let next = 0;
+		const worker = async () => {
+			while (!stopped && next < batchIndices.length) {
+				const itemIndex = batchIndices[next++];
+				try {
+					outcomes[itemIndex] = {
+						results: await operation.execute.call(context, itemIndex, connection),
+					};
+				} catch (error) {
+					outcomes[itemIndex] = {
+						error: await withTokenCompany(context, connection, error, itemIndex),
+					};
+					if (!continueOnFail) stopped = true;
+				}
+			}
+		};
+		const workers = Math.max(1, Math.min(inFlight, batchIndices.length));
+		await Promise.all(Array.from({ length: workers }, worker));
+	}
+	return outcomes;
+}
+
+/** The output in input order, whatever order the answers came in; the first error without Continue On Fail. */
+function outputInOrder(
+	context: IExecuteFunctions,
+	itemIndices: number[],
+	outcomes: Outcome[],
+): INodeExecutionData[] {
+	const output: INodeExecutionData[] = [];
+	for (const itemIndex of itemIndices) {
+		const outcome = outcomes[itemIndex];
+		if (!outcome) continue;
+		if (outcome.error === undefined) {
+			output.push(
+				...(outcome.results ?? []).map((result) => ({
+					...result,
+					pairedItem: { item: itemIndex },
+				})),
+			);
+			continue;
+		}
+		const nodeError = asNodeError(context.getNode(), outcome.error, itemIndex);
+		if (!context.continueOnFail()) throw nodeError;
+		output.push({
+			json: { error: nodeError.message },
+			error: nodeError,
+			pairedItem: { item: itemIndex },
+		});
+	}
+	return output;
+}
+
+/**
+ * A 404 on a typed Company ID most often means the token is another company's: say whose, when
+ * the authorization server can tell. Nothing is lost when it cannot.
+ */
+async function withTokenCompany(
+	context: IExecuteFunctions,
+	connection: Connection,
+	error: unknown,
+	itemIndex: number,
+): Promise<unknown> {
+	if (!(error instanceof PartnerPayrollApiError) || error.httpCode !== '404') return error;
+	if (!connection.authServerUrl || !connection.accessToken) return error;
+	const typedCompanyId = String(context.getNodeParameter('companyId', itemIndex, '') ?? '').trim();
+	if (!typedCompanyId) return error;
+	const tokenCompany = await introspectToken(context, connection).then(
+		(introspection) => (introspection.active ? introspection.company_id : undefined),
+		() => undefined,
+	);
+	if (tokenCompany && tokenCompany !== typedCompanyId) {
+		// Said once: the 404's own description already explains that a token sees only its company.
+		error.description = `The token of this credential is for company ${tokenCompany}, and Company ID is ${typedCompanyId}. ${error.description ?? ''}`;
+	}
+	return error;
 }

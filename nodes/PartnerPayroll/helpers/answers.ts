@@ -1,29 +1,45 @@
-import type { IDataObject, IN8nHttpFullResponse } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { unexpectedAnswerError } from '../../shared/apiError';
 import { isObject } from '../../shared/objects';
-import type { Item } from './operation';
 
 // What an operation reads from a JSON answer, checked: a downstream node always gets objects.
 
 const shown = (value: unknown) => JSON.stringify(value ?? null);
 
 /** The answer's JSON object (a record, a status). */
-export function objectAnswer(item: Item, response: IN8nHttpFullResponse): IDataObject {
+export function objectAnswer(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	response: IN8nHttpFullResponse,
+): IDataObject {
 	if (isObject(response.body)) return response.body;
-	throw unexpectedAnswerError(item.node, response, 'a JSON object', shown(response.body), item.index);
+	throw unexpectedAnswerError(
+		context.getNode(),
+		response,
+		'a JSON object',
+		shown(response.body),
+		itemIndex,
+	);
 }
 
 /** The answer's list of objects: the body itself, or the array under `key` (`documents`, `contracts`). */
 export function listAnswer(
-	item: Item,
+	context: IExecuteFunctions,
+	itemIndex: number,
 	response: IN8nHttpFullResponse,
 	key?: string,
 ): IDataObject[] {
 	const list = key === undefined ? response.body : isObject(response.body) && response.body[key];
 	const expected = key === undefined ? 'a JSON array of objects' : `a "${key}" list`;
 	if (!Array.isArray(list) || !list.every(isObject)) {
-		throw unexpectedAnswerError(item.node, response, expected, shown(response.body), item.index);
+		throw unexpectedAnswerError(
+			context.getNode(),
+			response,
+			expected,
+			shown(response.body),
+			itemIndex,
+		);
 	}
 	return list;
 }

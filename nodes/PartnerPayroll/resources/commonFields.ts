@@ -1,7 +1,7 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { companyIdField, partnerCompanyField } from '../../shared/descriptions';
-import { MONTH_DESCRIPTION } from '../../shared/month';
+import { MONTH_DESCRIPTION, normalizeMonth, type MonthField } from '../../shared/month';
 
 // Fields that several operations of the node show; each operation's file sets where they show.
 
@@ -39,6 +39,20 @@ export const monthField: INodeProperties = {
 	description: MONTH_DESCRIPTION,
 };
 
+/** The item's month field as YYYYMM, or an error that names the field. */
+export const monthOf = (
+	context: IExecuteFunctions,
+	itemIndex: number,
+	field: MonthField = monthField,
+) =>
+	normalizeMonth(
+		context.getNodeParameter(field.name, itemIndex, ''),
+		field,
+		context.getNode(),
+		itemIndex,
+		context.getTimezone(),
+	);
+
 export const binaryPropertyNameField: INodeProperties = {
 	displayName: 'Put Output File in Field',
 	name: 'binaryPropertyName',
@@ -47,6 +61,13 @@ export const binaryPropertyNameField: INodeProperties = {
 	default: 'data',
 	hint: 'The name of the output binary field to put the file in',
 };
+
+/** The binary field an item's downloaded file goes to (`data` when left empty). */
+export const binaryPropertyNameOf = (
+	context: IExecuteFunctions,
+	itemIndex: number,
+	parameter = binaryPropertyNameField.name,
+) => String(context.getNodeParameter(parameter, itemIndex, 'data')).trim() || 'data';
 
 /** The "Options" collection of an operation: what most users leave as it is. */
 export const optionsField = (options: INodeProperties[]): INodeProperties => ({

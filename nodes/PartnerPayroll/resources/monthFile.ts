@@ -1,9 +1,12 @@
-import type { INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { fileNamePart, fileToItem } from '../../shared/binary';
-import { companyPath } from '../../shared/company';
+import type { Connection } from '../../shared/connection';
+import type { ErrorContext } from '../../shared/errors';
 import { bodyBytes } from '../../shared/streams';
-import type { Item } from '../helpers/operation';
+import { apiRequest } from '../../shared/transport';
+import { itemCompanyId } from '../helpers/itemCompany';
+import { binaryPropertyNameOf, monthOf } from './commonFields';
 
 // The files of one company and month: the payment file and the accounting CSV.
 
@@ -14,6 +17,8 @@ export interface MonthFileKind {
 	/** Empty where the format is not documented: no extension rather than a wrong one. */
 	extension: string;
 	mimeType: string;
+	/** What the operation's errors need to know about it. */
+	errorContext: ErrorContext;
 }
 
 /**
@@ -21,22 +26,27 @@ export interface MonthFileKind {
  * With `readText`, the body is read once and the same bytes become the file and the text.
  */
 export async function downloadMonthFile(
-	item: Item,
+	context: IExecuteFunctions,
+	itemIndex: number,
+	connection: Connection,
 	kind: MonthFileKind,
 	readText = false,
 ): Promise<{ file: INodeExecutionData; text?: string }> {
-	const month = item.month();
-	const companyId = await item.companyId();
+	const month = monthOf(context, itemIndex);
+	const companyId = await itemCompanyId(context, itemIndex, connection);
 	const fileName = `${kind.namePrefix}-${fileNamePart(companyId)}-${month}${kind.extension}`;
-	return await item.send(
-		{ method: 'GET', path: companyPath(companyId, kind.path), qs: { date: month }, file: true },
+	return await apiRequest(
+		context,
+		connection,
+		{ method: 'GET', companyId, path: kind.path, qs: { date: month }, file: true },
+		{ ...kind.errorContext, itemIndex },
 		async (response) => {
 			const body = readText ? await bodyBytes(response.body) : response.body;
 			const file = await fileToItem(
-				item.context,
+				context,
 				{ ...response, body },
 				{ fileName, mimeType: kind.mimeType },
-				item.binaryPropertyName(),
+				binaryPropertyNameOf(context, itemIndex),
 				{ companyId, month },
 			);
 			return { file, text: readText ? (body as Buffer).toString('utf8') : undefined };

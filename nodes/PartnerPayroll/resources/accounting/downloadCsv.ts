@@ -1,8 +1,8 @@
 import { updateDisplayOptions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
-import { forEachItem, type Operation } from '../../helpers/operation';
+import type { Operation } from '../resource';
 import { binaryPropertyNameField, monthField, optionsField } from '../commonFields';
-import { downloadMonthFile } from '../monthFile';
+import { downloadMonthFile, type MonthFileKind } from '../monthFile';
 import { accountingEntriesFromCsv } from './csv';
 
 const properties: INodeProperties[] = [
@@ -20,11 +20,12 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-const ACCOUNTING_CSV = {
+const ACCOUNTING_CSV: MonthFileKind = {
 	path: '/accounting',
 	namePrefix: 'accounting',
 	extension: '.csv',
 	mimeType: 'text/csv',
+	errorContext: { country: 'FR' },
 };
 
 /**
@@ -43,10 +44,16 @@ export const downloadCsv: Operation = {
 		{ show: { resource: ['accounting'], operation: ['downloadCsv'] } },
 		properties,
 	),
-	errorContext: { country: 'FR' },
-	start: forEachItem(async (item) => {
-		const parseLines = item.parameter('options.parseLines', false);
-		const { file, text } = await downloadMonthFile(item, ACCOUNTING_CSV, parseLines);
+	errorContext: ACCOUNTING_CSV.errorContext,
+	async execute(itemIndex, connection) {
+		const parseLines = this.getNodeParameter('options.parseLines', itemIndex, false) as boolean;
+		const { file, text } = await downloadMonthFile(
+			this,
+			itemIndex,
+			connection,
+			ACCOUNTING_CSV,
+			parseLines,
+		);
 		if (!parseLines) return [file];
 		const entries = accountingEntriesFromCsv(text ?? '');
 		if (!entries.length) return [file];
@@ -54,5 +61,5 @@ export const downloadCsv: Operation = {
 			(entry, index): INodeExecutionData =>
 				index === 0 ? { json: entry, binary: file.binary } : { json: entry },
 		);
-	}),
+	},
 };

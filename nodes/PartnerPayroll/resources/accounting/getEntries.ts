@@ -1,9 +1,13 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { companyPath } from '../../../shared/company';
+import type { ErrorContext } from '../../../shared/errors';
+import { apiRequest } from '../../../shared/transport';
 import { asItems, listAnswer } from '../../helpers/answers';
-import { forEachItem, type Operation } from '../../helpers/operation';
-import { monthField } from '../commonFields';
+import { itemCompanyId } from '../../helpers/itemCompany';
+import type { Operation } from '../resource';
+import { monthField, monthOf } from '../commonFields';
+
+const errorContext: ErrorContext = { country: 'FR' };
 
 /** GET /companies/{companyId}/accounting-v2?date=YYYYMM: one item per entry (French companies). */
 export const getEntries: Operation = {
@@ -16,14 +20,20 @@ export const getEntries: Operation = {
 	fields: updateDisplayOptions({ show: { resource: ['accounting'], operation: ['getEntries'] } }, [
 		monthField,
 	]),
-	errorContext: { country: 'FR' },
-	start: forEachItem(async (item) => {
-		const month = item.month();
-		const response = await item.send({
-			method: 'GET',
-			path: companyPath(await item.companyId(), '/accounting-v2'),
-			qs: { date: month },
-		});
-		return asItems(listAnswer(item, response));
-	}),
+	errorContext,
+	async execute(itemIndex, connection) {
+		const month = monthOf(this, itemIndex);
+		const response = await apiRequest(
+			this,
+			connection,
+			{
+				method: 'GET',
+				companyId: await itemCompanyId(this, itemIndex, connection),
+				path: '/accounting-v2',
+				qs: { date: month },
+			},
+			{ ...errorContext, itemIndex },
+		);
+		return asItems(listAnswer(this, itemIndex, response));
+	},
 };

@@ -1,17 +1,20 @@
 import {
 	updateDisplayOptions,
 	type IDataObject,
+	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { companyPath } from '../../../shared/company';
-import { parameterError } from '../../../shared/errors';
+import type { Connection } from '../../../shared/connection';
+import { parameterError, type ErrorContext } from '../../../shared/errors';
 import { MONTH_HELP } from '../../../shared/month';
 import { isObject } from '../../../shared/objects';
-import type { Item, Operation } from '../../helpers/operation';
-import { optionsField } from '../commonFields';
-import { sendEachDeclarationOnce } from './ledger';
+import { apiRequest } from '../../../shared/transport';
+import { listedCompanyId } from '../../helpers/itemCompany';
+import type { Operation } from '../resource';
+import { monthOf, optionsField } from '../commonFields';
+import { declarationFailure, pendingDeclaration, recordDeclaration, startBatch } from './ledger';
 
 /** The Month of Application field's tooltip. */
 const MONTH_OF_APPLICATION_DESCRIPTION = `Month the declaration applies to. ${MONTH_HELP}`;
@@ -23,16 +26,18 @@ const productNameField: INodeProperties = {
 	default: '',
 };
 
+const monthOfApplicationField: INodeProperties = {
+	displayName: 'Month of Application',
+	name: 'monthOfApplication',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: '202610',
+	description: MONTH_OF_APPLICATION_DESCRIPTION,
+};
+
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Month of Application',
-		name: 'monthOfApplication',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: '202610',
-		description: MONTH_OF_APPLICATION_DESCRIPTION,
-	},
+	monthOfApplicationField,
 	{
 		displayName: 'Quantity by Products',
 		name: 'quantityByProducts',
@@ -95,15 +100,16 @@ interface ProductQuantity {
 	numberOfEmployees?: number;
 }
 
+const errorContext: ErrorContext = { effect: 'The billing declaration' };
+
 /** The declaration of one item, checked locally: month, one form of products, names and amounts. */
-export function declarationOf(item: Item): IDataObject {
-	const monthOfApplication = item.month({
-		name: 'monthOfApplication',
-		displayName: 'Month of Application',
-	});
-	const quantities = item.parameter<ProductQuantity[]>('quantityByProducts.product', []);
-	const employees = item.parameter<ProductQuantity[]>('options.employeesByProducts.product', []);
-	const fail = (message: string) => parameterError(item.node, message, { itemIndex: item.index });
+export function declarationOf(context: IExecuteFunctions, itemIndex: number): IDataObject {
+	const monthOfApplication = monthOf(context, itemIndex, monthOfApplicationField);
+	const parameter = <T>(name: string, fallback: T) =>
+		context.getNodeParameter(name, itemIndex, fallback) as T;
+	const quantities = parameter<ProductQuantity[]>('quantityByProducts.product', []);
+	const employees = parameter<ProductQuantity[]>('options.employeesByProducts.product', []);
+	const fail = (message: string) => parameterError(context.getNode(), message, { itemIndex });
 
 	if (quantities.length && employees.length) {
 		throw fail('Use either Quantity by Products or the deprecated Employees by Products, not both');
@@ -135,17 +141,34 @@ export function declarationOf(item: Item): IDataObject {
 
 /** POST /companies/{companyId}/billing-declarations: what was declared, for whom, with the service's answer. */
 async function sendDeclaration(
-	item: Item,
+	context: IExecuteFunctions,
+	itemIndex: number,
+	connection: Connection,
 	declaration: IDataObject,
 ): Promise<INodeExecutionData[]> {
 	const { companyId, ...body } = declaration;
-	const response = await item.send({
-		method: 'POST',
-		path: companyPath(String(companyId), '/billing-declarations'),
-		body,
-	});
+	const response = await apiRequest(
+		context,
+		connection,
+		{ method: 'POST', companyId: String(companyId), path: '/billing-declarations', body },
+		{ ...errorContext, itemIndex },
+	);
 	const serviceAnswer = isObject(response.body) ? response.body : {};
 	return [{ json: { declared: true, ...declaration, serviceAnswer } }];
+}
+
+/** The item's checks before anything is sent: its company as typed (not looked up) and its declaration. */
+function checkedDeclaration(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	connection: Connection,
+): IDataObject | Error {
+	try {
+		listedCompanyId(context, itemIndex, connection);
+		return declarationOf(context, itemIndex);
+	} catch (error) {
+		return error as Error;
+	}
 }
 
 export const create: Operation = {
@@ -160,19 +183,26 @@ export const create: Operation = {
 		{ show: { resource: ['billingDeclaration'], operation: ['create'] } },
 		properties,
 	),
-	errorContext: { effect: 'The billing declaration' },
+	errorContext,
 	// Sent once and in order: the next declaration leaves only when the one before was answered.
 	oneItemAtATime: true,
-	start: async (items) =>
-		await sendEachDeclarationOnce(items, {
-			check: (item) => {
-				item.typedCompanyId();
-				return declarationOf(item);
-			},
-			withCompany: async (item, declaration) => ({
-				companyId: await item.companyId(),
-				...declaration,
-			}),
-			send: sendDeclaration,
-		}),
+	async prepare(itemIndices, connection) {
+		const checks = itemIndices.map((itemIndex) => checkedDeclaration(this, itemIndex, connection));
+		startBatch(this, itemIndices, checks);
+	},
+	async execute(itemIndex, connection) {
+		const { key, confirmed } = await pendingDeclaration(this, itemIndex, connection);
+		if (confirmed) return confirmed;
+		try {
+			const output = await sendDeclaration(
+				this,
+				itemIndex,
+				connection,
+				JSON.parse(key) as IDataObject,
+			);
+			return recordDeclaration(this, itemIndex, key, output);
+		} catch (error) {
+			throw declarationFailure(this, itemIndex, key, error as Error);
+		}
+	},
 };

@@ -1,6 +1,7 @@
-import { companyPath } from '../../../shared/company';
+import { apiRequest } from '../../../shared/transport';
 import { objectAnswer } from '../../helpers/answers';
-import { forEachItem, type Operation } from '../../helpers/operation';
+import { itemCompanyId } from '../../helpers/itemCompany';
+import type { Operation } from '../resource';
 
 /** GET /companies/{companyId}: the company record. */
 export const get: Operation = {
@@ -12,8 +13,13 @@ export const get: Operation = {
 			'Get the record of a company: name, country, identification number, address, active contracts. An empty Company ID means the company of the token.',
 	},
 	fields: [],
-	start: forEachItem(async (item) => {
-		const path = companyPath(await item.companyId());
-		return [{ json: objectAnswer(item, await item.send({ method: 'GET', path })) }];
-	}),
+	async execute(itemIndex, connection) {
+		const response = await apiRequest(
+			this,
+			connection,
+			{ method: 'GET', companyId: await itemCompanyId(this, itemIndex, connection), path: '' },
+			{ itemIndex },
+		);
+		return [{ json: objectAnswer(this, itemIndex, response) }];
+	},
 };

@@ -1,6 +1,7 @@
 import { introspectToken } from '../../../shared/company';
 import { failureError } from '../../../shared/errors';
-import { forEachItem, type Operation } from '../../helpers/operation';
+import { listedCompanyId } from '../../helpers/itemCompany';
+import type { Operation } from '../resource';
 
 /**
  * POST {Authorization Server URL}/introspect: which company, client and scopes the credential's token
@@ -15,12 +16,14 @@ export const getConnection: Operation = {
 			"Which company, application and scopes the credential's token is for, as the authorization server says (no request to the API)",
 	},
 	fields: [],
-	start: forEachItem(async (item) => {
+	async execute(itemIndex, connection) {
 		// With the Partner API credential, the token of the item's company (checked against the list first).
-		const { partner } = item.connection;
-		const connection = partner ? partner.asCompany(item.typedCompanyId()) : item.connection;
-		const introspection = await introspectToken(item.context, connection);
-		if (!introspection.active) throw failureError(item.node, 'inactiveToken', {}, item.index);
+		const { partner } = connection;
+		const introspection = await introspectToken(
+			this,
+			partner ? partner.asCompany(listedCompanyId(this, itemIndex, connection)) : connection,
+		);
+		if (!introspection.active) throw failureError(this.getNode(), 'inactiveToken', {}, itemIndex);
 		return [
 			{
 				json: {
@@ -33,5 +36,5 @@ export const getConnection: Operation = {
 				},
 			},
 		];
-	}),
+	},
 };

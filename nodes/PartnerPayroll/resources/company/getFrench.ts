@@ -1,6 +1,10 @@
-import { companyPath } from '../../../shared/company';
+import type { ErrorContext } from '../../../shared/errors';
+import { apiRequest } from '../../../shared/transport';
 import { objectAnswer } from '../../helpers/answers';
-import { forEachItem, type Operation } from '../../helpers/operation';
+import { itemCompanyId } from '../../helpers/itemCompany';
+import type { Operation } from '../resource';
+
+const errorContext: ErrorContext = { country: 'FR' };
 
 /** GET /companies-fr/{companyId}: the record of a French company with its French fields. */
 export const getFrench: Operation = {
@@ -11,9 +15,19 @@ export const getFrench: Operation = {
 		description: 'Get the record of a French company with its French-specific fields',
 	},
 	fields: [],
-	errorContext: { country: 'FR' },
-	start: forEachItem(async (item) => {
-		const path = companyPath(await item.companyId(), '', 'companies-fr');
-		return [{ json: objectAnswer(item, await item.send({ method: 'GET', path })) }];
-	}),
+	errorContext,
+	async execute(itemIndex, connection) {
+		const response = await apiRequest(
+			this,
+			connection,
+			{
+				method: 'GET',
+				companyId: await itemCompanyId(this, itemIndex, connection),
+				companyCollection: 'companies-fr',
+				path: '',
+			},
+			{ ...errorContext, itemIndex },
+		);
+		return [{ json: objectAnswer(this, itemIndex, response) }];
+	},
 };

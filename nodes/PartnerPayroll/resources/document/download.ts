@@ -1,6 +1,7 @@
-import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { fileNamePart, fileToItem } from '../../../shared/binary';
+import type { Connection } from '../../../shared/connection';
 import {
 	documentPath,
 	parseDocumentReference,
@@ -8,8 +9,10 @@ import {
 	type DocumentReference,
 } from '../../../shared/documents';
 import { parameterError } from '../../../shared/errors';
-import { forEachItem, type Item, type Operation } from '../../helpers/operation';
-import { binaryPropertyNameField } from '../commonFields';
+import { apiRequest } from '../../../shared/transport';
+import { itemCompanyId, typedCompanyId } from '../../helpers/itemCompany';
+import type { Operation } from '../resource';
+import { binaryPropertyNameField, binaryPropertyNameOf } from '../commonFields';
 
 const properties: INodeProperties[] = [
 	{
@@ -25,21 +28,32 @@ const properties: INodeProperties[] = [
 	binaryPropertyNameField,
 ];
 
-/** The company of a document: the one its documentUrl names, else the node's company. */
-async function documentCompanyIdOf(item: Item, reference: DocumentReference): Promise<string> {
-	const typed = item.typedCompanyId();
-	if (reference.companyId === undefined) return await item.companyId();
+/**
+ * Where a document is downloaded from: its company (the one its documentUrl names, else the node's)
+ * and its path below that company (the listed one, or the documented path of its id).
+ */
+async function documentLocation(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	connection: Connection,
+	reference: DocumentReference,
+): Promise<{ companyId: string; path: string }> {
+	if (reference.companyId === undefined) {
+		const companyId = await itemCompanyId(context, itemIndex, connection);
+		return { companyId, path: documentPath(reference.documentId) };
+	}
+	const typed = typedCompanyId(context, itemIndex, connection);
 	if (typed && typed !== reference.companyId) {
 		throw parameterError(
-			item.node,
+			context.getNode(),
 			`Document ID is a document of company "${reference.companyId}", not of company "${typed}"`,
 			{
-				itemIndex: item.index,
+				itemIndex,
 				description: 'Leave Company ID empty: a documentUrl names its company.',
 			},
 		);
 	}
-	return reference.companyId;
+	return { companyId: reference.companyId, path: reference.path! };
 }
 
 /**
@@ -58,27 +72,29 @@ export const download: Operation = {
 		{ show: { resource: ['document'], operation: ['download'] } },
 		properties,
 	),
-	start: forEachItem(async (item) => {
+	async execute(itemIndex, connection) {
 		const reference = parseDocumentReference(
-			item.parameter('documentId', ''),
-			item.connection.baseUrl,
-			item.node,
-			item.index,
+			this.getNodeParameter('documentId', itemIndex, '') as string,
+			connection.baseUrl,
+			this.getNode(),
+			itemIndex,
 		);
-		const companyId = await documentCompanyIdOf(item, reference);
+		const { companyId, path } = await documentLocation(this, itemIndex, connection, reference);
 		const { documentId } = reference;
-		const path = reference.path ?? documentPath(documentId);
-		const file = await item.send(
+		const file = await apiRequest(
+			this,
+			connection,
 			{ method: 'GET', companyId, path, file: true },
+			{ itemIndex },
 			async (response) =>
 				await fileToItem(
-					item.context,
+					this,
 					response,
 					pdfFile(`${fileNamePart(documentId)}.pdf`),
-					item.binaryPropertyName(),
+					binaryPropertyNameOf(this, itemIndex),
 					{ companyId, documentId },
 				),
 		);
 		return [file];
-	}),
+	},
 };

@@ -1,10 +1,14 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { companyPath } from '../../../shared/company';
 import { withListedDocumentPdf } from '../../../shared/documents';
+import type { ErrorContext } from '../../../shared/errors';
+import { apiRequest } from '../../../shared/transport';
 import { asItems, listAnswer } from '../../helpers/answers';
-import { forEachItem, type Operation } from '../../helpers/operation';
-import { optionsField } from '../commonFields';
+import { itemCompanyId } from '../../helpers/itemCompany';
+import type { Operation } from '../resource';
+import { binaryPropertyNameOf, optionsField } from '../commonFields';
+
+const errorContext: ErrorContext = { country: 'GB' };
 
 // The fields of both listings: Download Files and where each PDF goes.
 const properties: INodeProperties[] = [
@@ -37,28 +41,33 @@ function listDocuments(path: string, option: Operation['option']): Operation {
 			{ show: { resource: ['document'], operation: [String(option.value)] } },
 			properties,
 		),
-		errorContext: { country: 'GB' },
-		start: forEachItem(async (item) => {
-			const companyId = await item.companyId();
-			const response = await item.send({ method: 'GET', path: companyPath(companyId, path) });
-			const listed = asItems(listAnswer(item, response, 'documents'));
-			if (!item.parameter('options.downloadFiles', false)) return listed;
-			const binaryPropertyName = item.binaryPropertyName('options.binaryPropertyName');
+		errorContext,
+		async execute(itemIndex, connection) {
+			const companyId = await itemCompanyId(this, itemIndex, connection);
+			const response = await apiRequest(
+				this,
+				connection,
+				{ method: 'GET', companyId, path },
+				{ ...errorContext, itemIndex },
+			);
+			const listed = asItems(listAnswer(this, itemIndex, response, 'documents'));
+			if (!this.getNodeParameter('options.downloadFiles', itemIndex, false)) return listed;
+			const binaryPropertyName = binaryPropertyNameOf(
+				this,
+				itemIndex,
+				'options.binaryPropertyName',
+			);
 			const withFiles = [];
 			for (const document of listed) {
 				withFiles.push(
-					await withListedDocumentPdf(
-						item.context,
-						item.connection,
-						companyId,
-						document,
-						binaryPropertyName,
-						{ itemIndex: item.index, country: 'GB' },
-					),
+					await withListedDocumentPdf(this, connection, companyId, document, binaryPropertyName, {
+						...errorContext,
+						itemIndex,
+					}),
 				);
 			}
 			return withFiles;
-		}),
+		},
 	};
 }
 

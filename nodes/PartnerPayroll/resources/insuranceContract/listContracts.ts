@@ -1,20 +1,26 @@
-import { companyPath } from '../../../shared/company';
+import type { ErrorContext } from '../../../shared/errors';
+import { apiRequest } from '../../../shared/transport';
 import { asItems, listAnswer } from '../../helpers/answers';
-import { forEachItem, type Operation } from '../../helpers/operation';
+import { itemCompanyId } from '../../helpers/itemCompany';
+import type { Operation } from '../resource';
+
+const errorContext: ErrorContext = { country: 'FR' };
 
 /** GET /companies/{companyId}/<kind>-contracts: one item per contract (French companies). */
 function listContracts(path: string, option: Operation['option']): Operation {
 	return {
 		option,
 		fields: [],
-		errorContext: { country: 'FR' },
-		start: forEachItem(async (item) => {
-			const response = await item.send({
-				method: 'GET',
-				path: companyPath(await item.companyId(), path),
-			});
-			return asItems(listAnswer(item, response, 'contracts'));
-		}),
+		errorContext,
+		async execute(itemIndex, connection) {
+			const response = await apiRequest(
+				this,
+				connection,
+				{ method: 'GET', companyId: await itemCompanyId(this, itemIndex, connection), path },
+				{ ...errorContext, itemIndex },
+			);
+			return asItems(listAnswer(this, itemIndex, response, 'contracts'));
+		},
 	};
 }
 

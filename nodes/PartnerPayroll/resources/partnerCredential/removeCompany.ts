@@ -1,7 +1,7 @@
 import { changeCompanyList, withoutCompany } from '../../../shared/credentialStore';
 import { failureError, parameterError } from '../../../shared/errors';
 import { checkedId } from '../../../shared/ids';
-import { forEachItem, type Operation } from '../../helpers/operation';
+import type { Operation } from '../resource';
 
 /**
  * Takes a company out of the Partner API credential's list through n8n's public API, so nobody
@@ -18,20 +18,21 @@ export const removeCompany: Operation = {
 	},
 	fields: [],
 	oneItemAtATime: true,
-	start: forEachItem(async (item) => {
-		if (!item.connection.partner) {
+	async execute(itemIndex, connection) {
+		const node = this.getNode();
+		if (!connection.partner) {
 			throw parameterError(
-				item.node,
+				node,
 				'Remove Company works on the Partner API credential: set Authentication to Partner API (Many Companies).',
-				{ itemIndex: item.index },
+				{ itemIndex },
 			);
 		}
-		const typed = String(item.parameter('companyId', '') ?? '').trim();
-		if (typed === '') throw failureError(item.node, 'partnerCompanyMissing', {}, item.index);
+		const typed = String(this.getNodeParameter('companyId', itemIndex, '') ?? '').trim();
+		if (typed === '') throw failureError(node, 'partnerCompanyMissing', {}, itemIndex);
 		// Not the list's own check: a broken row (a moved token, say) is exactly what may be removed.
-		const companyId = checkedId(typed, 'Company', item.node, item.index);
+		const companyId = checkedId(typed, 'Company', node, itemIndex);
 		const removed = await changeCompanyList(
-			item.context,
+			this,
 			(rows) => {
 				const { rows: written, removed: rowsOut } = withoutCompany(rows, companyId);
 				return { rows: written, result: rowsOut };
@@ -47,5 +48,5 @@ export const removeCompany: Operation = {
 				},
 			},
 		];
-	}),
+	},
 };

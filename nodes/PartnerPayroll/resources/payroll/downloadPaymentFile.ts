@@ -1,8 +1,16 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forEachItem, type Operation } from '../../helpers/operation';
+import type { Operation } from '../resource';
 import { binaryPropertyNameField, monthField } from '../commonFields';
-import { downloadMonthFile } from '../monthFile';
+import { downloadMonthFile, type MonthFileKind } from '../monthFile';
+
+const PAYMENT_FILE: MonthFileKind = {
+	path: '/payment-files',
+	namePrefix: 'payment-file',
+	extension: '', // the payment file format is not documented
+	mimeType: 'application/octet-stream',
+	errorContext: {},
+};
 
 /** GET /companies/{companyId}/payment-files?date=YYYYMM: the file, streamed into n8n's binary store. */
 export const downloadPaymentFile: Operation = {
@@ -17,13 +25,8 @@ export const downloadPaymentFile: Operation = {
 		{ show: { resource: ['payroll'], operation: ['downloadPaymentFile'] } },
 		[monthField, binaryPropertyNameField],
 	),
-	start: forEachItem(async (item) => {
-		const { file } = await downloadMonthFile(item, {
-			path: '/payment-files',
-			namePrefix: 'payment-file',
-			extension: '', // the payment file format is not documented
-			mimeType: 'application/octet-stream',
-		});
+	async execute(itemIndex, connection) {
+		const { file } = await downloadMonthFile(this, itemIndex, connection, PAYMENT_FILE);
 		return [file];
-	}),
+	},
 };

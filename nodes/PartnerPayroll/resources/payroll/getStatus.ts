@@ -1,9 +1,10 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { companyPath } from '../../../shared/company';
+import { apiRequest } from '../../../shared/transport';
 import { objectAnswer } from '../../helpers/answers';
-import { forEachItem, type Operation } from '../../helpers/operation';
-import { monthField } from '../commonFields';
+import { itemCompanyId } from '../../helpers/itemCompany';
+import type { Operation } from '../resource';
+import { monthField, monthOf } from '../commonFields';
 
 /** GET /companies/{companyId}/payroll-status?date=YYYYMM: the status, with the company and month it answers for. */
 export const getStatus: Operation = {
@@ -17,17 +18,16 @@ export const getStatus: Operation = {
 	fields: updateDisplayOptions({ show: { resource: ['payroll'], operation: ['getStatus'] } }, [
 		monthField,
 	]),
-	start: forEachItem(async (item) => {
-		const month = item.month();
-		const companyId = await item.companyId();
-		const status = objectAnswer(
-			item,
-			await item.send({
-				method: 'GET',
-				path: companyPath(companyId, '/payroll-status'),
-				qs: { date: month },
-			}),
+	async execute(itemIndex, connection) {
+		const month = monthOf(this, itemIndex);
+		const companyId = await itemCompanyId(this, itemIndex, connection);
+		const response = await apiRequest(
+			this,
+			connection,
+			{ method: 'GET', companyId, path: '/payroll-status', qs: { date: month } },
+			{ itemIndex },
 		);
+		const status = objectAnswer(this, itemIndex, response);
 		return [
 			{
 				json: {
@@ -38,5 +38,5 @@ export const getStatus: Operation = {
 				},
 			},
 		];
-	}),
+	},
 };

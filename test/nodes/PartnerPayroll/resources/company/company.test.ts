@@ -90,6 +90,28 @@ describe('company', () => {
 		expect(paths.filter((path) => path.endsWith('/companies/ES2001'))).toHaveLength(4);
 	});
 
+	it('a failed token lookup is not remembered: the next item looks the company up again', async () => {
+		const token = await session.token('ES2001');
+		await session.injectFault({ path: '/oauth/introspect', type: 'status', status: 400, count: 1 });
+		await session.clearRequests();
+		const items = await runPartnerPayroll(
+			{
+				resource: 'company',
+				operation: 'get',
+				companyId: '',
+				requestOptions: { batching: { batch: { batchSize: 1, batchInterval: 0 } } },
+			},
+			session.accessToken(token),
+			{ items: [{ json: {} }, { json: {} }], continueOnFail: true },
+		);
+		expect(items.map((item) => item.json.error ?? item.json.id)).toEqual([
+			'The authorization server answered HTTP 400 to the token lookup',
+			'ES2001',
+		]);
+		const paths = (await session.requests()).map((request) => request.path);
+		expect(paths.filter((path) => path.endsWith('/introspect'))).toHaveLength(2);
+	});
+
 	it('empty Company ID without an authorization server: a clear error, no request sent', async () => {
 		const token = await session.token('ES2001');
 		await session.clearRequests();
