@@ -37,7 +37,7 @@ import { PollBudget } from './helpers/pollBudget';
 import { TRIGGER_RATE_LIMIT_ADVICE } from './helpers/requests';
 import { readTriggerState, storeEventState } from './helpers/stateStore';
 import { withCompanyState } from './helpers/companies';
-import type { PollInput } from './events/types';
+import { checkCompany, type PollInput } from './events/watcher';
 import { triggerProperties, type TriggerEvent } from './description';
 
 export class PartnerPayrollTrigger implements INodeType {
@@ -94,7 +94,12 @@ export class PartnerPayrollTrigger implements INodeType {
 						companies: watchedCompanies(this, connection.partner.companies),
 						budget,
 					})
-				: await watcher.sample(connection, await companyOf(this, connection), budget);
+				: await watcher.sample({
+						context: this,
+						connection,
+						companyId: await companyOf(this, connection),
+						budget,
+					});
 			if (!sample.length) {
 				throw new NodeOperationError(
 					this.getNode(),
@@ -180,7 +185,11 @@ async function companyPoll(context: IPollFunctions, input: PollInput): Promise<P
 	// At most one introspection per poll, when Company ID is empty.
 	const companyId = await companyOf(context, connection);
 	const stored = watcher.readState(input.stored[event]);
-	const result = await watcher.check(connection, companyId, stored?.companies[companyId], budget);
+	const result = await checkCompany(
+		watcher,
+		{ context, connection, companyId, budget },
+		stored?.companies[companyId],
+	);
 	return {
 		items: result.items,
 		state: { [event]: withCompanyState(stored, companyId, result.companyState) },
