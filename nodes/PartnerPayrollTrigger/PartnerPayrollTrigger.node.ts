@@ -18,8 +18,8 @@ import type { Connection } from '../shared/connection';
 import { credentialTests } from '../shared/credentialTest';
 import { asNodeError } from '../shared/errors';
 import { listPartnerCompanies } from '../shared/partnerCompanyList';
-import { newDocumentWatcher } from './events/newDocument';
-import { payrollCompletedWatcher } from './events/payrollCompleted';
+import { newDocumentEvent } from './events/newDocument';
+import { payrollCompletedEvent } from './events/payrollCompleted';
 import {
 	endOutage,
 	endPoll,
@@ -37,7 +37,7 @@ import { PollBudget } from './helpers/pollBudget';
 import { TRIGGER_RATE_LIMIT_ADVICE } from './helpers/requests';
 import { readTriggerState, storeEventState } from './helpers/stateStore';
 import { withCompanyState } from './helpers/companies';
-import { checkCompany, type PollInput } from './events/watcher';
+import { checkCompany, watcherOf, type PollInput } from './events/watcher';
 import { triggerProperties, type TriggerEvent } from './description';
 
 export class PartnerPayrollTrigger implements INodeType {
@@ -74,7 +74,9 @@ export class PartnerPayrollTrigger implements INodeType {
 		const event = this.getNodeParameter('event', 'payrollCompleted') as TriggerEvent;
 		// Parameters are checked before any request.
 		const watcher =
-			event === 'newDocument' ? newDocumentWatcher(this) : payrollCompletedWatcher(this);
+			event === 'newDocument'
+				? watcherOf(newDocumentEvent, this)
+				: watcherOf(payrollCompletedEvent, this);
 		const budget = new PollBudget(this.getNode());
 		const connect = async () =>
 			// Every request of the poll, the token lookup included, stops at the poll's deadline.

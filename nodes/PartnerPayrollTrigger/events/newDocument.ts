@@ -15,7 +15,7 @@ import {
 } from '../helpers/documentState';
 import { documentItem } from '../helpers/pollItems';
 import { listDocuments, mayPassLater } from '../helpers/requests';
-import type { CompanyCheck, CompanyInPoll, EventWatcher } from './watcher';
+import type { CompanyCheck, CompanyInPoll, EventDefinition } from './watcher';
 
 // Event `newDocument`: the documents that appear in a UK company's listings, each fired once, with
 // its PDF when Attach PDF is on.
@@ -49,18 +49,6 @@ export function readDocumentSettings(context: IPollFunctions): DocumentSettings 
 		attachPdf: context.getNodeParameter('options.attachPdf', false) as boolean,
 		binaryPropertyName:
 			String(context.getNodeParameter('options.binaryPropertyName', 'data')).trim() || 'data',
-	};
-}
-
-/** Event `newDocument`: the parameters are read and checked here, before any request. */
-export function newDocumentWatcher(context: IPollFunctions): EventWatcher {
-	const settings = readDocumentSettings(context);
-	return {
-		readState: readDocumentState,
-		baseline: 'the listed documents',
-		check: async (company, known) =>
-			await checkDocuments(company, settings, known as CompanyDocumentState | undefined),
-		sample: async (company) => await sampleDocuments(company, settings),
 	};
 }
 
@@ -209,3 +197,12 @@ function goneItems(
 			},
 		}));
 }
+
+/** Event `newDocument`. */
+export const newDocumentEvent: EventDefinition<DocumentSettings, CompanyDocumentState> = {
+	readSettings: readDocumentSettings,
+	readState: readDocumentState,
+	baseline: 'the listed documents',
+	check: checkDocuments,
+	sample: sampleDocuments,
+};

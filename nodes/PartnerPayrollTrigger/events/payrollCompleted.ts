@@ -18,7 +18,7 @@ import {
 } from '../helpers/payrollState';
 import { payrollItem, type PayrollItemContext } from '../helpers/pollItems';
 import { fetchPayrollStatus, mayPassLater } from '../helpers/requests';
-import type { CompanyCheck, CompanyInPoll, EventWatcher } from './watcher';
+import type { CompanyCheck, CompanyInPoll, EventDefinition } from './watcher';
 
 // Event `payrollCompleted`: each watched month's payroll status, fired when a month completes (and,
 // with the option, when it completes again).
@@ -64,18 +64,6 @@ export function readPayrollSettings(context: IPollFunctions): PayrollSettings {
 				false,
 			) as boolean,
 		},
-	};
-}
-
-/** Event `payrollCompleted`: the parameters are read and checked here, before any request. */
-export function payrollCompletedWatcher(context: IPollFunctions): EventWatcher {
-	const settings = readPayrollSettings(context);
-	return {
-		readState: readPayrollState,
-		baseline: 'the baseline',
-		check: async (company, known) =>
-			await checkPayrolls(company, settings, known as CompanyPayrollState | undefined),
-		sample: async (company) => await samplePayrolls(company, settings),
 	};
 }
 
@@ -164,3 +152,12 @@ function refusesMonth(error: unknown): boolean {
 	const status = error instanceof PartnerPayrollApiError ? Number(error.httpCode) : 0;
 	return status >= 400 && status < 500 && ![401, 403, 429].includes(status);
 }
+
+/** Event `payrollCompleted`. */
+export const payrollCompletedEvent: EventDefinition<PayrollSettings, CompanyPayrollState> = {
+	readSettings: readPayrollSettings,
+	readState: readPayrollState,
+	baseline: 'the baseline',
+	check: checkPayrolls,
+	sample: samplePayrolls,
+};

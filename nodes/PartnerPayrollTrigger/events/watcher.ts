@@ -41,6 +41,38 @@ export interface EventWatcher {
 	sample(company: CompanyInPoll): Promise<INodeExecutionData[]>;
 }
 
+/**
+ * An event as its module defines it: plain functions, and the parameters they share, read once per
+ * poll by `watcherOf`.
+ */
+export interface EventDefinition<Settings, CompanyState extends object> {
+	/** Reads and checks the event's parameters, before any request. */
+	readSettings(context: IPollFunctions): Settings;
+	readState(stored: unknown): PerCompany<CompanyState> | undefined;
+	baseline: string;
+	check(
+		company: CompanyInPoll,
+		settings: Settings,
+		known: CompanyState | undefined,
+	): Promise<CompanyCheck>;
+	sample(company: CompanyInPoll, settings: Settings): Promise<INodeExecutionData[]>;
+}
+
+/** The event's watcher for one poll: its parameters are read and checked here, before any request. */
+export function watcherOf<Settings, CompanyState extends object>(
+	event: EventDefinition<Settings, CompanyState>,
+	context: IPollFunctions,
+): EventWatcher {
+	const settings = event.readSettings(context);
+	return {
+		readState: event.readState,
+		baseline: event.baseline,
+		check: async (company, known) =>
+			await event.check(company, settings, known as CompanyState | undefined),
+		sample: async (company) => await event.sample(company, settings),
+	};
+}
+
 /** The event's check of one company; the first poll for a company (nothing known) says so in the log. */
 export async function checkCompany(
 	watcher: EventWatcher,
