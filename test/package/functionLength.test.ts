@@ -1,26 +1,17 @@
 // No function of the product runs past 100 lines: a longer one does several things, and its steps read
 // better as named functions. Every function, method, accessor, arrow function and function expression
 // in nodes/ and credentials/ counts, from its first line to its last (a leading doc comment does not).
-import { readdirSync, readFileSync } from 'fs';
-import { join, relative } from 'path';
 import * as ts from 'typescript';
 
+import { typeScriptSources } from '../support/sources';
+
 const MAX_FUNCTION_LINES = 100;
-const ROOT = join(__dirname, '..', '..');
 const PRODUCT_FOLDERS = ['nodes', 'credentials'];
 
 interface FunctionSpan {
 	/** `file:line name`, as a reader looks it up. */
 	where: string;
 	lines: number;
-}
-
-function typeScriptFiles(folder: string): string[] {
-	return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
-		const path = join(folder, entry.name);
-		if (entry.isDirectory()) return typeScriptFiles(path);
-		return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
-	});
 }
 
 /** The name a reader knows the function by: its own, or that of what holds it. */
@@ -95,9 +86,8 @@ describe('function length', () => {
 	});
 
 	it(`no function in ${PRODUCT_FOLDERS.join('/ or ')}/ runs past ${MAX_FUNCTION_LINES} lines`, () => {
-		const files = PRODUCT_FOLDERS.flatMap((folder) => typeScriptFiles(join(ROOT, folder)));
-		const spans = files.flatMap((file) =>
-			functionSpans(relative(ROOT, file), readFileSync(file, 'utf8')),
+		const spans = typeScriptSources(PRODUCT_FOLDERS).flatMap((file) =>
+			functionSpans(file.path, file.text),
 		);
 		// The product has functions at all: an empty walk would pass for the wrong reason.
 		expect(spans.length).toBeGreaterThan(100);
