@@ -160,10 +160,10 @@ export async function pollPartnerCompanies(
 		async (companyId) => await checkWatchedCompany(context, input, stored, byId.get(companyId)!),
 	);
 	const tally = tallyOutcomes(order, byId, outcomes, stored.partner, input.reportConnectionChanges);
-	return nextPartnerState(stored, tally, [...byId.keys()], input.reportConnectionChanges);
+	return resultOfPoll(stored, tally, [...byId.keys()], input.reportConnectionChanges);
 }
 
-/** Runs `check` for the companies in order, several at once; past the poll's time none starts. */
+/** Runs `check` for the companies in order, `COMPANIES_IN_FLIGHT` at once. */
 async function checkInPool(
 	order: string[],
 	budget: PollBudget,
@@ -274,7 +274,7 @@ function tallyOutcomes(
 }
 
 /** The poll's result: the tally with the companies no longer watched dated, and forgotten past retention. */
-function nextPartnerState(
+function resultOfPoll(
 	stored: StoredBeforePoll,
 	tally: OutcomeTally,
 	watched: string[],
