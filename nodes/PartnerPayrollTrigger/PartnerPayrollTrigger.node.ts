@@ -87,34 +87,7 @@ export class PartnerPayrollTrigger implements INodeType {
 
 		if (this.getMode() === 'manual') {
 			// "Fetch Test Event": a real sample; the stored state is neither read nor written.
-			const connection = await connect();
-			const sample = connection.partner
-				? await samplePartnerCompanies(this, {
-						connection,
-						watcher,
-						event,
-						companies: watchedCompanies(this, connection.partner.companies),
-						budget,
-					})
-				: await watcher.sample({
-						context: this,
-						connection,
-						companyId: await companyOf(this, connection),
-						budget,
-					});
-			if (!sample.length) {
-				throw new NodeOperationError(
-					this.getNode(),
-					'No data with the current filter could be found',
-					{
-						description:
-							event === 'newDocument'
-								? 'The company has no income tax or auto-enrolment documents in the chosen listings yet.'
-								: 'None of the watched months is completed yet. Choose Specific Months with a completed month to see a sample.',
-					},
-				);
-			}
-			return [sample];
+			return [await testEvent(this, { connection: await connect(), watcher, event, budget })];
 		}
 
 		const trigger = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
@@ -179,6 +152,38 @@ interface PollOutcome {
 async function companyOf(context: IPollFunctions, connection: Connection): Promise<string> {
 	const typed = String(context.getNodeParameter('companyId', '') ?? '');
 	return await resolveCompanyId(context, connection, typed);
+}
+
+/** "Fetch Test Event": real data of the event, or an error that says why there is none. */
+async function testEvent(
+	context: IPollFunctions,
+	input: Omit<PollInput, 'stored'>,
+): Promise<INodeExecutionData[]> {
+	const { connection, watcher, event, budget } = input;
+	const sample = connection.partner
+		? await samplePartnerCompanies(context, {
+				...input,
+				companies: watchedCompanies(context, connection.partner.companies),
+			})
+		: await watcher.sample({
+				context,
+				connection,
+				companyId: await companyOf(context, connection),
+				budget,
+			});
+	if (!sample.length) {
+		throw new NodeOperationError(
+			context.getNode(),
+			'No data with the current filter could be found',
+			{
+				description:
+					event === 'newDocument'
+						? 'The company has no income tax or auto-enrolment documents in the chosen listings yet.'
+						: 'None of the watched months is completed yet. Choose Specific Months with a completed month to see a sample.',
+			},
+		);
+	}
+	return sample;
 }
 
 /** A poll with a per-company credential: one company. */
