@@ -1,6 +1,5 @@
 import {
 	NodeConnectionTypes,
-	type IHookFunctions,
 	type IDataObject,
 	type INodeType,
 	type INodeTypeDescription,
@@ -10,8 +9,9 @@ import {
 
 import { scopesField } from '../../credentials/scopes';
 import { N8N_API_CREDENTIAL, PARTNER_CREDENTIAL } from '../shared/credentialStore';
+import { manualWebhookMethods } from '../shared/manualWebhookMethods';
 import { PARTNER_MUST_FINISH, sendPage } from './helpers/pages';
-import { verifyConnectedPage, verifyState } from './helpers/state';
+import { verifyConnectedPage, verifyState } from './helpers/linkSigning';
 import {
 	LOG_PREFIX,
 	NOTHING_STARTED,
@@ -66,21 +66,7 @@ export class PartnerPayrollConnectTrigger implements INodeType {
 		],
 	};
 
-	webhookMethods = {
-		default: {
-			// True: n8n then never calls create. The redirect URI is registered with the provider by
-			// hand (it has no API for it); the log line says which address.
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return logRedirectUri(this);
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				return logRedirectUri(this);
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-		},
-	};
+	webhookMethods = manualWebhookMethods(logRedirectUri);
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const query = this.getQueryData() as IDataObject;

@@ -18,8 +18,8 @@ import type { Connection } from '../shared/connection';
 import { credentialTests } from '../shared/credentialTest';
 import { asNodeError } from '../shared/errors';
 import { listPartnerCompanies } from '../shared/partnerCompanyList';
-import { newDocumentWatcher } from './events/newDocument';
-import { payrollCompletedWatcher } from './events/payrollCompleted';
+import { newDocumentEvent } from './events/newDocument';
+import { payrollCompletedEvent } from './events/payrollCompleted';
 import {
 	endOutage,
 	endPoll,
@@ -37,7 +37,7 @@ import { PollBudget } from './helpers/pollBudget';
 import { TRIGGER_RATE_LIMIT_ADVICE } from './helpers/requests';
 import { readTriggerState, storeEventState } from './helpers/stateStore';
 import { withCompanyState } from './helpers/companies';
-import type { PollInput } from './events/types';
+import { checkCompany, watcherOf, type PollInput } from './events/watcher';
 import { triggerProperties, type TriggerEvent } from './description';
 
 export class PartnerPayrollTrigger implements INodeType {
@@ -74,7 +74,9 @@ export class PartnerPayrollTrigger implements INodeType {
 		const event = this.getNodeParameter('event', 'payrollCompleted') as TriggerEvent;
 		// Parameters are checked before any request.
 		const watcher =
-			event === 'newDocument' ? newDocumentWatcher(this) : payrollCompletedWatcher(this);
+			event === 'newDocument'
+				? watcherOf(newDocumentEvent, this)
+				: watcherOf(payrollCompletedEvent, this);
 		const budget = new PollBudget(this.getNode());
 		const connect = async () =>
 			// Every request of the poll, the token lookup included, stops at the poll's deadline.
@@ -85,29 +87,7 @@ export class PartnerPayrollTrigger implements INodeType {
 
 		if (this.getMode() === 'manual') {
 			// "Fetch Test Event": a real sample; the stored state is neither read nor written.
-			const connection = await connect();
-			const sample = connection.partner
-				? await samplePartnerCompanies(this, {
-						connection,
-						watcher,
-						event,
-						companies: watchedCompanies(this, connection.partner.companies),
-						budget,
-					})
-				: await watcher.sample(connection, await companyOf(this, connection), budget);
-			if (!sample.length) {
-				throw new NodeOperationError(
-					this.getNode(),
-					'No data with the current filter could be found',
-					{
-						description:
-							event === 'newDocument'
-								? 'The company has no income tax or auto-enrolment documents in the chosen listings yet.'
-								: 'None of the watched months is completed yet. Choose Specific Months with a completed month to see a sample.',
-					},
-				);
-			}
-			return [sample];
+			return [await testEvent(this, { connection: await connect(), watcher, event, budget })];
 		}
 
 		const trigger = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
@@ -174,13 +154,49 @@ async function companyOf(context: IPollFunctions, connection: Connection): Promi
 	return await resolveCompanyId(context, connection, typed);
 }
 
+/** "Fetch Test Event": real data of the event, or an error that says why there is none. */
+async function testEvent(
+	context: IPollFunctions,
+	input: Omit<PollInput, 'stored'>,
+): Promise<INodeExecutionData[]> {
+	const { connection, watcher, event, budget } = input;
+	const sample = connection.partner
+		? await samplePartnerCompanies(context, {
+				...input,
+				companies: watchedCompanies(context, connection.partner.companies),
+			})
+		: await watcher.sample({
+				context,
+				connection,
+				companyId: await companyOf(context, connection),
+				budget,
+			});
+	if (!sample.length) {
+		throw new NodeOperationError(
+			context.getNode(),
+			'No data with the current filter could be found',
+			{
+				description:
+					event === 'newDocument'
+						? 'The company has no income tax or auto-enrolment documents in the chosen listings yet.'
+						: 'None of the watched months is completed yet. Choose Specific Months with a completed month to see a sample.',
+			},
+		);
+	}
+	return sample;
+}
+
 /** A poll with a per-company credential: one company. */
 async function companyPoll(context: IPollFunctions, input: PollInput): Promise<PollOutcome> {
 	const { connection, watcher, event, budget } = input;
 	// At most one introspection per poll, when Company ID is empty.
 	const companyId = await companyOf(context, connection);
 	const stored = watcher.readState(input.stored[event]);
-	const result = await watcher.check(connection, companyId, stored?.companies[companyId], budget);
+	const result = await checkCompany(
+		watcher,
+		{ context, connection, companyId, budget },
+		stored?.companies[companyId],
+	);
 	return {
 		items: result.items,
 		state: { [event]: withCompanyState(stored, companyId, result.companyState) },

@@ -12,7 +12,8 @@ import {
 } from 'n8n-workflow';
 
 import { credentialTests } from '../shared/credentialTest';
-import { acknowledge, refuse } from './helpers/answers';
+import { manualWebhookMethods } from '../shared/manualWebhookMethods';
+import { acknowledge, refuse } from './helpers/responses';
 import {
 	MATCH_PARTNER_COMPANIES,
 	companyHeld,
@@ -27,8 +28,8 @@ import {
 } from './helpers/companyHealth';
 import { claim, decide, processMemory, readRecord, storable } from './helpers/deliveries';
 import { readEvent, type ServiceEvent } from './helpers/events';
-import { filteredOut, readEventFilter } from './helpers/filters';
-import { connectionItem, webhookItem } from './helpers/items';
+import { filteredOut, readEventFilter, type EventFilter } from './helpers/filters';
+import { connectionItem, webhookItem } from './helpers/webhookItems';
 import { rawRequestBody } from './helpers/requestBody';
 import { DEFAULT_TOLERANCE_SECONDS, verifySignature } from './helpers/signature';
 import { signingKeys } from './helpers/signingSecrets';
@@ -38,11 +39,16 @@ import { webhookTriggerProperties } from './description';
 const LOG_PREFIX = 'Partner Payroll Webhook Trigger:';
 
 /** The endpoint is registered by hand in the provider's webhook portal: n8n has nothing to create. */
-function logWhereToPasteUrl(context: IHookFunctions): boolean {
+function logWhereToPasteUrl(context: IHookFunctions): void {
 	context.logger.info(
 		`${LOG_PREFIX} paste ${context.getNodeWebhookUrl('default') ?? "this node's Production URL"} in the provider's webhook portal (Add Endpoint) and the endpoint's signing secret in the credential; the service has no API to register it`,
 	);
-	return true;
+}
+
+function logEndpointStillSends(context: IHookFunctions): void {
+	context.logger.info(
+		`${LOG_PREFIX} the workflow no longer listens; remove or disable the endpoint in the provider's webhook portal if it should stop sending (Svix disables an endpoint after 5 days of failures)`,
+	);
 }
 
 export class PartnerPayrollWebhookTrigger implements INodeType {
@@ -104,126 +110,182 @@ export class PartnerPayrollWebhookTrigger implements INodeType {
 		},
 	};
 
-	webhookMethods = {
-		default: {
-			// True: n8n then never calls create; the log line says what to do by hand.
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return logWhereToPasteUrl(this);
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				return logWhereToPasteUrl(this);
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				this.logger.info(
-					`${LOG_PREFIX} the workflow no longer listens; remove or disable the endpoint in the provider's webhook portal if it should stop sending (Svix disables an endpoint after 5 days of failures)`,
-				);
-				return true;
-			},
-		},
-	};
+	webhookMethods = manualWebhookMethods(logWhereToPasteUrl, logEndpointStillSends);
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		// Parameters and credential first: a misconfigured node fails every delivery the same way.
-		const filter = readEventFilter(this);
-		const fireOnRerun = this.getNodeParameter('options.fireOnRerun', false) as boolean;
-		const toleranceSeconds = Number(
-			this.getNodeParameter('options.toleranceSeconds', DEFAULT_TOLERANCE_SECONDS),
-		);
-		const secrets = signingKeys(await this.getCredentials('partnerPayrollWebhookApi'));
-		if ('problem' in secrets) {
-			this.logger.error(`${LOG_PREFIX} refused a delivery (401): ${secrets.problem}`);
-			return refuse(this, 'badSignature', 'The signing secret of this trigger is not usable');
-		}
-
-		const body = await rawRequestBody(this);
-		const verification = verifySignature(this.getHeaderData(), body, secrets.keys, {
-			toleranceSeconds,
-			nowSeconds: Math.floor(Date.now() / 1000),
-		});
-		if (!verification.verified) {
-			this.logger.warn(`${LOG_PREFIX} refused a delivery (401): ${verification.reason}`);
-			return refuse(this, 'badSignature', 'The signature could not be verified');
-		}
-		const { messageId } = verification;
-
-		const read = readEvent(body, this.getNode());
-		if ('problem' in read) {
-			return refuse(this, 'unreadableBody', `Message ${messageId} was refused: ${read.problem}`);
-		}
-		if ('unknownType' in read) {
-			return acknowledge(this, `Event type ${read.unknownType} is not handled; nothing started`);
-		}
-		const { event } = read;
-		const why = filteredOut(event, filter);
-		if (why) return acknowledge(this, `Filtered out: ${why}; nothing started`);
-
-		const partnerList = await readPartnerList(this);
-		const itemOf = (outcome: HealthOutcome | undefined, isRerun: boolean) =>
-			eventItem(event, messageId, isRerun, partnerList, outcome);
-
-		// The Test URL: every verified event shows, and the record is neither read nor written.
-		if (this.getMode() === 'manual') {
-			const outcome =
-				partnerList && event.month === undefined
-					? integrationOutcome(event, partnerList, {}, true)
-					: undefined;
-			if (outcome?.kind === 'nothing') return acknowledge(this, `${outcome.why}; nothing started`);
-			return { workflowData: [[itemOf(outcome, false)]] };
-		}
-
-		// From here to the return, nothing awaits: the decision and the claim are one step for
-		// every other request of this process.
-		// Under the node's id, not its name (n8n keys a node's own static data by name): a rename
-		// keeps the record.
-		const staticData = this.getWorkflowStaticData('global');
-		const recordKey = `partnerPayrollWebhookTrigger:${this.getNode().id}`;
-		const stored = readRecord(staticData[recordKey]);
-		const memory = processMemory(`${this.getWorkflow().id ?? ''}:${this.getNode().id}`);
-		const delivery = { stored, memory, event, messageId };
-		const decision = decide({ ...delivery, fireOnRerun }, Date.now());
-		if (decision.kind === 'duplicate') {
-			return acknowledge(this, `Duplicate: ${decision.why}; nothing started`);
-		}
-		if (decision.kind === 'inFlight') {
-			return refuse(this, 'inFlight', `Retry later: ${decision.why}`);
-		}
-		const health =
-			partnerList && laterHealth(readHealth(staticData[recordKey]), memory.health.known);
-		let outcome: HealthOutcome | undefined;
-		if (partnerList && health && event.month === undefined) {
-			if (companyHeld(memory.health, event.companyId, Date.now())) {
-				return refuse(
-					this,
-					'inFlight',
-					`Retry later: another connection change of company ${event.companyId} is still being handed to n8n`,
-				);
-			}
-			outcome = integrationOutcome(event, partnerList, health);
-			if (outcome.kind === 'nothing') return acknowledge(this, `${outcome.why}; nothing started`);
-		}
-		const change = outcome?.kind === 'emit' ? outcome.change : undefined;
-		const { toStore, settle } = claim(delivery, Date.now());
-		const release = change ? holdCompany(memory.health, change, Date.now()) : undefined;
-		const response = this.getResponseObject();
-		let answered = false;
-		// n8n answers once the execution exists and static data is saved (or sends an error status).
-		response.once('finish', () => {
-			answered = true;
-			settle(response.statusCode < 300);
-			release?.(response.statusCode < 300);
-		});
-		response.once('close', () => {
-			answered = true;
-			settle(false);
-			release?.(false);
-		});
-		// Every save writes the health too (a concurrent save of another delivery would drop it).
-		const record = health
-			? { ...storable(toStore), health: change ? laterHealth(health, change) : health }
-			: storable(toStore);
-		writeUntilAnswered(staticData, recordKey, record, () => answered);
-		return { workflowData: [[itemOf(outcome, decision.isRerun)]] };
+		const setup = await readSetup(this);
+		if ('answer' in setup) return setup.answer;
+		const delivery = await verifiedDelivery(this, setup);
+		if ('answer' in delivery) return delivery.answer;
+		if (this.getMode() === 'manual') return testDelivery(this, delivery);
+		return handOver(this, setup, delivery);
 	}
+}
+
+/** What every delivery is checked with: the parameters and the credential's signing keys. */
+interface WebhookSetup {
+	filter: EventFilter;
+	fireOnRerun: boolean;
+	toleranceSeconds: number;
+	keys: Buffer[];
+}
+
+/** A delivery whose signature was verified, of an event that passed the filters. */
+interface VerifiedDelivery {
+	event: ServiceEvent;
+	messageId: string;
+	/** The linked Partner API credential's companies, or undefined when none is linked. */
+	partnerList: PartnerList | undefined;
+}
+
+/** Answered already: what the sender gets, and nothing starts. */
+type Answered = { answer: IWebhookResponseData };
+
+async function readSetup(context: IWebhookFunctions): Promise<WebhookSetup | Answered> {
+	const filter = readEventFilter(context);
+	const fireOnRerun = context.getNodeParameter('options.fireOnRerun', false) as boolean;
+	const toleranceSeconds = Number(
+		context.getNodeParameter('options.toleranceSeconds', DEFAULT_TOLERANCE_SECONDS),
+	);
+	const secrets = signingKeys(await context.getCredentials('partnerPayrollWebhookApi'));
+	if ('problem' in secrets) {
+		context.logger.error(`${LOG_PREFIX} refused a delivery (401): ${secrets.problem}`);
+		return {
+			answer: refuse(context, 'badSignature', 'The signing secret of this trigger is not usable'),
+		};
+	}
+	return { filter, fireOnRerun, toleranceSeconds, keys: secrets.keys };
+}
+
+/** The delivery's signature, body, event type and the filters; then the linked company list. */
+async function verifiedDelivery(
+	context: IWebhookFunctions,
+	setup: WebhookSetup,
+): Promise<VerifiedDelivery | Answered> {
+	const body = await rawRequestBody(context);
+	const verification = verifySignature(context.getHeaderData(), body, setup.keys, {
+		toleranceSeconds: setup.toleranceSeconds,
+		nowSeconds: Math.floor(Date.now() / 1000),
+	});
+	if (!verification.verified) {
+		context.logger.warn(`${LOG_PREFIX} refused a delivery (401): ${verification.reason}`);
+		return { answer: refuse(context, 'badSignature', 'The signature could not be verified') };
+	}
+	const { messageId } = verification;
+
+	const read = readEvent(body, context.getNode());
+	if ('problem' in read) {
+		return {
+			answer: refuse(
+				context,
+				'unreadableBody',
+				`Message ${messageId} was refused: ${read.problem}`,
+			),
+		};
+	}
+	if ('unknownType' in read) {
+		return {
+			answer: acknowledge(
+				context,
+				`Event type ${read.unknownType} is not handled; nothing started`,
+			),
+		};
+	}
+	const { event } = read;
+	const why = filteredOut(event, setup.filter);
+	if (why) return { answer: acknowledge(context, `Filtered out: ${why}; nothing started`) };
+	return { event, messageId, partnerList: await readPartnerList(context) };
+}
+
+/** The Test URL: every verified event shows, and the record is neither read nor written. */
+function testDelivery(
+	context: IWebhookFunctions,
+	delivery: VerifiedDelivery,
+): IWebhookResponseData {
+	const { event, partnerList } = delivery;
+	const outcome =
+		partnerList && event.month === undefined
+			? integrationOutcome(event, partnerList, {}, true)
+			: undefined;
+	if (outcome?.kind === 'nothing') return acknowledge(context, `${outcome.why}; nothing started`);
+	return { workflowData: [[eventItem(delivery, false, outcome)]] };
+}
+
+/**
+ * The Production URL: a duplicate or a delivery in flight is answered; otherwise the delivery is
+ * claimed, and its record (with the companies' connection health) written until n8n's answer left.
+ */
+function handOver(
+	context: IWebhookFunctions,
+	setup: WebhookSetup,
+	delivery: VerifiedDelivery,
+): IWebhookResponseData {
+	// From here to the return, nothing awaits: the decision and the claim are one step for
+	// every other request of this process.
+	// Under the node's id, not its name (n8n keys a node's own static data by name): a rename
+	// keeps the record.
+	const staticData = context.getWorkflowStaticData('global');
+	const recordKey = `partnerPayrollWebhookTrigger:${context.getNode().id}`;
+	const { event, messageId, partnerList } = delivery;
+	const stored = readRecord(staticData[recordKey]);
+	const memory = processMemory(`${context.getWorkflow().id ?? ''}:${context.getNode().id}`);
+	const claimed = { stored, memory, event, messageId };
+	const decision = decide({ ...claimed, fireOnRerun: setup.fireOnRerun }, Date.now());
+	if (decision.kind === 'duplicate') {
+		return acknowledge(context, `Duplicate: ${decision.why}; nothing started`);
+	}
+	if (decision.kind === 'inFlight') {
+		return refuse(context, 'inFlight', `Retry later: ${decision.why}`);
+	}
+	const health = partnerList && laterHealth(readHealth(staticData[recordKey]), memory.health.known);
+	let outcome: HealthOutcome | undefined;
+	if (partnerList && health && event.month === undefined) {
+		if (companyHeld(memory.health, event.companyId, Date.now())) {
+			return refuse(
+				context,
+				'inFlight',
+				`Retry later: another connection change of company ${event.companyId} is still being handed to n8n`,
+			);
+		}
+		outcome = integrationOutcome(event, partnerList, health);
+		if (outcome.kind === 'nothing') return acknowledge(context, `${outcome.why}; nothing started`);
+	}
+	const change = outcome?.kind === 'emit' ? outcome.change : undefined;
+	const { toStore, settle } = claim(claimed, Date.now());
+	const release = change ? holdCompany(memory.health, change, Date.now()) : undefined;
+	const answered = settleWhenAnswered(context, (handedOver) => {
+		settle(handedOver);
+		release?.(handedOver);
+	});
+	// Every save writes the health too (a concurrent save of another delivery would drop it).
+	const record = health
+		? { ...storable(toStore), health: change ? laterHealth(health, change) : health }
+		: storable(toStore);
+	writeUntilAnswered(staticData, recordKey, record, answered);
+	return { workflowData: [[eventItem(delivery, decision.isRerun, outcome)]] };
+}
+
+/**
+ * Calls `settle` once n8n's answer to the delivery left (handed over with a 2xx) or the connection
+ * closed first; the function returned says whether either happened.
+ */
+function settleWhenAnswered(
+	context: IWebhookFunctions,
+	settle: (handedOver: boolean) => void,
+): () => boolean {
+	const response = context.getResponseObject();
+	let answered = false;
+	// n8n answers once the execution exists and static data is saved (or sends an error status).
+	response.once('finish', () => {
+		answered = true;
+		settle(response.statusCode < 300);
+	});
+	response.once('close', () => {
+		answered = true;
+		settle(false);
+	});
+	return () => answered;
 }
 
 /**
@@ -231,12 +293,11 @@ export class PartnerPayrollWebhookTrigger implements INodeType {
  * linked), or the connection change an integration event made.
  */
 function eventItem(
-	event: ServiceEvent,
-	messageId: string,
+	delivery: VerifiedDelivery,
 	isRerun: boolean,
-	partnerList: PartnerList | undefined,
 	outcome: HealthOutcome | undefined,
 ): INodeExecutionData {
+	const { event, messageId, partnerList } = delivery;
 	if (outcome?.kind === 'emit') return connectionItem(outcome.item, event, messageId);
 	const label = partnerList && labelOf(partnerList, event.companyId);
 	return webhookItem(event, { messageId, isRerun }, label);

@@ -15,12 +15,13 @@ import {
 	n8nApiRequest,
 	withCompany,
 } from '../../shared/credentialStore';
+import type { Introspection } from '../../shared/company';
 import { withoutTrailingSlashes } from '../../shared/connection';
 import { requestedScopes } from '../../shared/credentialTest';
 import { hasControlCharacter } from '../../shared/ids';
 import { exchangeCode } from './exchange';
 import { PARTNER_MUST_FINISH, sendPage, sendRedirect } from './pages';
-import { signConnectedPage, signState } from './state';
+import { signConnectedPage, signState } from './linkSigning';
 
 // The connect link's two ways: on to the consent page, and back from it with a code.
 
@@ -82,7 +83,19 @@ export function sendToConsent(
 	return NOTHING_STARTED;
 }
 
-/** Back from the consent page with a code: exchange, check, save, answer. */
+/** Why a connect failed: the page the administrator sees, and the problem the partner reads. */
+interface ConnectFailure {
+	status: number;
+	title: string;
+	/** What the administrator can do, and no more. */
+	page: string;
+	problem: string;
+	companyId?: string;
+}
+
+type Failed = { failure: ConnectFailure };
+
+/** Back from the consent page with a code: exchange, check, store, answer. */
 export async function connect(
 	context: IWebhookFunctions,
 	partner: ICredentialDataDecryptedObject,
@@ -90,84 +103,149 @@ export async function connect(
 	redirectUri: string,
 	label: string,
 ): Promise<IWebhookResponseData> {
-	// The partner learns what failed from the execution's item and the log; the page says no more
-	// than what the administrator can do.
-	const failed = (status: number, title: string, page: string, problem: string, companyId = '') => {
-		context.logger.error(`${LOG_PREFIX} ${problem}`);
-		sendPage(context, status, title, [page]);
-		return started({ connected: false, ...(companyId ? { companyId } : {}), label, problem });
-	};
-	// Before the code is used: exchanging it replaces the company's token at the service, so a
-	// token that could not be saved would leave the company's row with a dead token.
+	const unreachable = await credentialStoreProblem(context);
+	if (unreachable) return failed(context, label, unreachable);
+	const exchanged = await exchangeOnce(context, partner, code, redirectUri);
+	if ('failure' in exchanged) return failed(context, label, exchanged.failure);
+	const { token, introspection } = exchanged;
+	const checked = companyOfToken(partner, introspection);
+	if ('failure' in checked) return failed(context, label, checked.failure);
+	const { companyId } = checked;
+	const saved = await storeToken(context, { companyId, label, token });
+	if ('failure' in saved) return failed(context, label, saved.failure);
+	return answerConnected(context, partner, redirectUri, { companyId, introspection, ...saved });
+}
+
+/**
+ * The partner learns what failed from the execution's item and the log; the page says no more than
+ * what the administrator can do.
+ */
+function failed(
+	context: IWebhookFunctions,
+	label: string,
+	failure: ConnectFailure,
+): IWebhookResponseData {
+	const { status, title, page, problem, companyId } = failure;
+	context.logger.error(`${LOG_PREFIX} ${problem}`);
+	sendPage(context, status, title, [page]);
+	return started({ connected: false, ...(companyId ? { companyId } : {}), label, problem });
+}
+
+/**
+ * Before the code is used: exchanging it replaces the company's token at the service, so a token
+ * that could not be saved would leave the company's row with a dead token.
+ */
+async function credentialStoreProblem(
+	context: IWebhookFunctions,
+): Promise<ConnectFailure | undefined> {
 	try {
 		await n8nApiRequest(context, 'GET', '/credentials?limit=1');
+		return undefined;
 	} catch (error) {
 		if (!(error instanceof N8nApiProblem))
 			throw new NodeOperationError(context.getNode(), error as Error);
-		return failed(
-			503,
-			'Not connected yet',
-			PARTNER_MUST_FINISH,
-			`Nothing was connected (the code was not used, so the company's current token still works): ${error.message}`,
-		);
+		return {
+			status: 503,
+			title: 'Not connected yet',
+			page: PARTNER_MUST_FINISH,
+			problem: `Nothing was connected (the code was not used, so the company's current token still works): ${error.message}`,
+		};
 	}
+}
 
-	let exchanged;
+/** The company's token for the code, and what the authorization server says of it. */
+async function exchangeOnce(
+	context: IWebhookFunctions,
+	partner: ICredentialDataDecryptedObject,
+	code: string,
+	redirectUri: string,
+): Promise<{ token: string; introspection: Introspection } | Failed> {
 	try {
-		exchanged = await exchangeCode(context, partner, code, redirectUri);
+		return await exchangeCode(context, partner, code, redirectUri);
 	} catch (error) {
 		const why = (error as Error).message;
-		return failed(
-			502,
-			'Not connected',
-			'The payroll service did not confirm the connection. Open the connect link again; if it happens again, tell your partner.',
-			`The authorization code could not be exchanged for a token, or the token could not be checked: ${why}`,
-		);
+		return {
+			failure: {
+				status: 502,
+				title: 'Not connected',
+				page: 'The payroll service did not confirm the connection. Open the connect link again; if it happens again, tell your partner.',
+				problem: `The authorization code could not be exchanged for a token, or the token could not be checked: ${why}`,
+			},
+		};
 	}
-	const { token, introspection } = exchanged;
+}
+
+/** The token's company, when the token is active and was issued to this partner's application. */
+function companyOfToken(
+	partner: ICredentialDataDecryptedObject,
+	introspection: Introspection,
+): { companyId: string } | Failed {
 	const clientId = String(partner.clientId).trim();
 	const companyId = String(introspection.company_id ?? '');
-	if (!introspection.active || introspection.client_id !== clientId || !isCompanyId(companyId)) {
-		return failed(
-			502,
-			'Not connected',
-			'The payroll service gave a connection that is not for this partner. Nothing was saved; tell your partner.',
-			`The new token was not saved: introspection answered active ${String(introspection.active)}, client ${introspection.client_id ?? 'none'} (this credential's: ${clientId}), company ${JSON.stringify(introspection.company_id ?? null)}.`,
-		);
+	if (introspection.active && introspection.client_id === clientId && isCompanyId(companyId)) {
+		return { companyId };
 	}
+	return {
+		failure: {
+			status: 502,
+			title: 'Not connected',
+			page: 'The payroll service gave a connection that is not for this partner. Nothing was saved; tell your partner.',
+			problem: `The new token was not saved: introspection answered active ${String(introspection.active)}, client ${introspection.client_id ?? 'none'} (this credential's: ${clientId}), company ${JSON.stringify(introspection.company_id ?? null)}.`,
+		},
+	};
+}
 
-	let saved;
+/** Adds the company's row to the Partner API credential, or replaces its token. */
+async function storeToken(
+	context: IWebhookFunctions,
+	company: { companyId: string; label: string; token: string },
+): Promise<{ label: string; replaced: boolean } | Failed> {
+	const { companyId, token } = company;
 	try {
-		saved = await changeCompanyList(
+		return await changeCompanyList(
 			context,
 			(rows) => {
-				const { rows: written, ...result } = withCompany(rows, { companyId, label, token });
+				const { rows: written, ...result } = withCompany(rows, company);
 				return { rows: written, result };
 			},
 			(rows) => rows.some((row) => row.companyId === companyId && row.accessToken === token),
 		);
 	} catch (error) {
 		if (error instanceof ListChangeLost) {
-			return failed(
-				409,
-				'Not connected: please try again',
-				'Another company was connected at the same moment. Open the connect link again to finish.',
-				`Company ${companyId}: ${error.message}`,
-				companyId,
-			);
+			return {
+				failure: {
+					status: 409,
+					title: 'Not connected: please try again',
+					page: 'Another company was connected at the same moment. Open the connect link again to finish.',
+					problem: `Company ${companyId}: ${error.message}`,
+					companyId,
+				},
+			};
 		}
 		if (error instanceof N8nApiProblem) {
-			return failed(
-				503,
-				'Not connected yet',
-				PARTNER_MUST_FINISH,
-				`Company ${companyId} consented, but its token could not be saved, and its previous token (if any) no longer works: ${error.message} Then send the connect link again.`,
-				companyId,
-			);
+			return {
+				failure: {
+					status: 503,
+					title: 'Not connected yet',
+					page: PARTNER_MUST_FINISH,
+					problem: `Company ${companyId} consented, but its token could not be saved, and its previous token (if any) no longer works: ${error.message} Then send the connect link again.`,
+					companyId,
+				},
+			};
 		}
 		throw new NodeOperationError(context.getNode(), error as Error);
 	}
-	const scopes = String(introspection.scope ?? '')
+}
+
+/** Connected: on to the "connected" page, and one execution with the company's item. */
+function answerConnected(
+	context: IWebhookFunctions,
+	partner: ICredentialDataDecryptedObject,
+	redirectUri: string,
+	connected: { companyId: string; introspection: Introspection; label: string; replaced: boolean },
+): IWebhookResponseData {
+	const { companyId, label } = connected;
+	const scopes = String(connected.introspection.scope ?? '')
 		.split(' ')
 		.filter(Boolean);
 	context.logger.info(`${LOG_PREFIX} connected company ${companyId}`);
@@ -176,21 +254,15 @@ export async function connect(
 	const page = new URL(redirectUri);
 	page.searchParams.set(
 		'connected',
-		signConnectedPage(companyId, saved.label, String(partner.clientSecret)),
+		signConnectedPage(companyId, label, String(partner.clientSecret)),
 	);
 	sendRedirect(context, page.toString());
-	return started({
-		connected: true,
-		companyId,
-		label: saved.label,
-		scopes,
-		replaced: saved.replaced,
-	});
+	return started({ connected: true, companyId, label, scopes, replaced: connected.replaced });
 }
 
-export function logRedirectUri(context: IHookFunctions): boolean {
+/** The redirect URI is registered with the provider by hand (it has no API for it): the log says which address. */
+export function logRedirectUri(context: IHookFunctions): void {
 	context.logger.info(
 		`${LOG_PREFIX} the connect link is ${context.getNodeWebhookUrl('default') ?? "this node's Production URL"}; it must be a registered redirect URI of the partner application at the provider`,
 	);
-	return true;
 }

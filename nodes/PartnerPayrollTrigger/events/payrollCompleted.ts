@@ -1,9 +1,7 @@
-import type { IPollFunctions } from 'n8n-workflow';
+import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { PartnerPayrollApiError } from '../../shared/apiError';
-import type { Connection } from '../../shared/connection';
 import { parameterError } from '../../shared/errors';
-import { payrollItem, type PayrollItemContext } from '../helpers/items';
 import {
 	currentMonthIn,
 	parseSpecificMonths,
@@ -18,12 +16,26 @@ import {
 	type CompanyPayrollState,
 	type PayrollStatusAnswer,
 } from '../helpers/payrollState';
-import type { PollBudget } from '../helpers/pollBudget';
+import { payrollItem, type PayrollItemContext } from '../helpers/pollItems';
 import { fetchPayrollStatus, mayPassLater } from '../helpers/requests';
-import type { EventWatcher } from './types';
+import type { CompanyCheck, CompanyInPoll, EventDefinition } from './watcher';
 
-/** Event `payrollCompleted`: the parameters are read and checked here, before any request. */
-export function payrollCompletedWatcher(context: IPollFunctions): EventWatcher {
+// Event `payrollCompleted`: each watched month's payroll status, fired when a month completes (and,
+// with the option, when it completes again).
+
+/** The event's parameters, and the month they were read in. */
+export interface PayrollSettings {
+	/** The workflow's time zone: "current" and "previous" months are its months. */
+	timeZone: string;
+	currentMonth: string;
+	selection: MonthSelection;
+	/** The months the parameters choose. */
+	selected: string[];
+	fireOptions: { fireForAlreadyCompleted: boolean; firstCompletionOnly: boolean };
+}
+
+/** Reads and checks the event's parameters, before any request. */
+export function readPayrollSettings(context: IPollFunctions): PayrollSettings {
 	const node = context.getNode();
 	const timeZone = context.getTimezone();
 	const currentMonth = currentMonthIn(timeZone);
@@ -37,102 +49,102 @@ export function payrollCompletedWatcher(context: IPollFunctions): EventWatcher {
 		selection === 'specific'
 			? parseSpecificMonths(context.getNodeParameter('specificMonths', ''), node)
 			: [];
-	const selected = selectedMonths(selection, currentMonth, specificMonths);
-	const fireOptions = {
-		fireForAlreadyCompleted: context.getNodeParameter(
-			'options.fireForAlreadyCompleted',
-			false,
-		) as boolean,
-		firstCompletionOnly: context.getNodeParameter('options.firstCompletionOnly', false) as boolean,
-	};
-
-	/**
-	 * The poll's answers until time runs out or a request fails for good. What answered is kept
-	 * (`stopped` says why the rest did not); a carried month the service refuses (a 4xx about that
-	 * month) is dropped, so it cannot block the others until it ages out.
-	 */
-	async function answersOf(
-		connection: Connection,
-		companyId: string,
-		plan: { watched: string[]; carried: string[] },
-		budget: PollBudget,
-	) {
-		const answers: Record<string, PayrollStatusAnswer> = {};
-		const dropped: string[] = [];
-		// One request per month, one after the other: the rate limit is per application, not per token.
-		for (const month of plan.watched) {
-			try {
-				budget.check();
-				answers[month] = await fetchPayrollStatus(context, connection, companyId, month);
-			} catch (error) {
-				if (plan.carried.includes(month) && refusesMonth(error)) {
-					context.logger.warn(
-						`Partner Payroll Trigger: month ${month} of company ${companyId} is no longer watched: ${(error as Error).message}`,
-					);
-					dropped.push(month);
-					continue;
-				}
-				return { answers, dropped, stopped: error as Error };
-			}
-		}
-		return { answers, dropped };
-	}
-
-	const itemContext = (companyId: string): PayrollItemContext => ({
-		companyId,
-		timeZone,
-	});
-
 	return {
-		readState: readPayrollState,
-
-		async check(connection, companyId, knownState, budget) {
-			const known = knownState as CompanyPayrollState | undefined;
-			if (!known) {
-				context.logger.debug(
-					`Partner Payroll Trigger: first poll for company ${companyId}, recording the baseline`,
-				);
-			}
-			const plan = planPoll(known, selection, selected, currentMonth);
-			const { answers, dropped, stopped } = await answersOf(connection, companyId, plan, budget);
-			// Nothing answered: the poll failed as a whole (an error execution, see the node).
-			if (stopped && (!Object.keys(answers).length || !mayPassLater(stopped))) throw stopped;
-			const { state, transitions } = advancePayrollState(
-				known,
-				{
-					selection,
-					currentMonth,
-					news: plan.news,
-					unanswered: plan.watched.filter(
-						(month) => !(month in answers) && !dropped.includes(month),
-					),
-				},
-				answers,
-				fireOptions,
-			);
-			const items = transitions.map((transition) =>
-				payrollItem(
-					itemContext(companyId),
-					transition.month,
-					answers[transition.month],
-					transition.isRerun,
-				),
-			);
-			return { companyState: state, items, stopped };
-		},
-
-		async sample(connection, companyId, budget) {
-			const { answers, stopped } = await answersOf(
-				connection,
-				companyId,
-				{ watched: selected, carried: [] },
-				budget,
-			);
-			if (stopped) throw stopped;
-			const month = sampleMonth(answers);
-			return month ? [payrollItem(itemContext(companyId), month, answers[month])] : [];
+		timeZone,
+		currentMonth,
+		selection,
+		selected: selectedMonths(selection, currentMonth, specificMonths),
+		fireOptions: {
+			fireForAlreadyCompleted: context.getNodeParameter(
+				'options.fireForAlreadyCompleted',
+				false,
+			) as boolean,
+			firstCompletionOnly: context.getNodeParameter(
+				'options.firstCompletionOnly',
+				false,
+			) as boolean,
 		},
 	};
+}
+
+/** One company's watched months against what was stored for it (undefined: its first poll). */
+export async function checkPayrolls(
+	company: CompanyInPoll,
+	settings: PayrollSettings,
+	known: CompanyPayrollState | undefined,
+): Promise<CompanyCheck> {
+	const { selection, selected, currentMonth } = settings;
+	const plan = planPoll(known, selection, selected, currentMonth);
+	const { answers, dropped, stopped } = await answersOf(company, plan);
+	// Nothing answered: the poll failed as a whole (an error execution, see the node).
+	if (stopped && (!Object.keys(answers).length || !mayPassLater(stopped))) throw stopped;
+	const { state, transitions } = advancePayrollState(
+		known,
+		{
+			selection,
+			currentMonth,
+			news: plan.news,
+			unanswered: plan.watched.filter((month) => !(month in answers) && !dropped.includes(month)),
+		},
+		answers,
+		settings.fireOptions,
+	);
+	const items = transitions.map((transition) =>
+		payrollItem(
+			itemContextOf(company, settings),
+			transition.month,
+			answers[transition.month],
+			transition.isRerun,
+		),
+	);
+	return { companyState: state, items, stopped };
+}
+
+/** "Fetch Test Event": the latest completed month of those the parameters choose. */
+export async function samplePayrolls(
+	company: CompanyInPoll,
+	settings: PayrollSettings,
+): Promise<INodeExecutionData[]> {
+	const { answers, stopped } = await answersOf(company, {
+		watched: settings.selected,
+		carried: [],
+	});
+	if (stopped) throw stopped;
+	const month = sampleMonth(answers);
+	return month ? [payrollItem(itemContextOf(company, settings), month, answers[month])] : [];
+}
+
+const itemContextOf = (company: CompanyInPoll, settings: PayrollSettings): PayrollItemContext => ({
+	companyId: company.companyId,
+	timeZone: settings.timeZone,
+});
+
+/**
+ * The poll's answers until time runs out or a request fails for good. What answered is kept
+ * (`stopped` says why the rest did not); a carried month the service refuses (a 4xx about that
+ * month) is dropped, so it cannot block the others until it ages out.
+ */
+async function answersOf(company: CompanyInPoll, plan: { watched: string[]; carried: string[] }) {
+	const { context, connection, companyId, budget } = company;
+	const answers: Record<string, PayrollStatusAnswer> = {};
+	const dropped: string[] = [];
+	// One request per month, one after the other: the rate limit is per application, not per token.
+	for (const month of plan.watched) {
+		try {
+			budget.check();
+			answers[month] = await fetchPayrollStatus(context, connection, companyId, month);
+		} catch (error) {
+			if (plan.carried.includes(month) && refusesMonth(error)) {
+				context.logger.warn(
+					`Partner Payroll Trigger: month ${month} of company ${companyId} is no longer watched: ${(error as Error).message}`,
+				);
+				dropped.push(month);
+				continue;
+			}
+			return { answers, dropped, stopped: error as Error };
+		}
+	}
+	return { answers, dropped };
 }
 
 /** A 4xx about one month (not a token, scope or rate-limit answer, which concern every month). */
@@ -140,3 +152,12 @@ function refusesMonth(error: unknown): boolean {
 	const status = error instanceof PartnerPayrollApiError ? Number(error.httpCode) : 0;
 	return status >= 400 && status < 500 && ![401, 403, 429].includes(status);
 }
+
+/** Event `payrollCompleted`. */
+export const payrollCompletedEvent: EventDefinition<PayrollSettings, CompanyPayrollState> = {
+	readSettings: readPayrollSettings,
+	readState: readPayrollState,
+	baseline: 'the baseline',
+	check: checkPayrolls,
+	sample: samplePayrolls,
+};

@@ -10,9 +10,10 @@ import {
 import type { ListedCompany } from '../../shared/connection';
 import { asNodeError, parameterError } from '../../shared/errors';
 import { inPool } from '../../shared/pool';
-import type { PollInput } from '../events/types';
-import { withCompanyStates } from './companies';
-import { withLabel } from './items';
+import { checkCompany, type PollInput } from '../events/watcher';
+import { withCompanyStates, type PerCompany } from './companies';
+import type { PollBudget } from './pollBudget';
+import { withLabel } from './pollItems';
 import {
 	pollOrder,
 	readPartnerState,
@@ -94,7 +95,7 @@ function lostConnectionReason(error: unknown, company: CompanyIdentity): string 
 }
 
 /** What one company's check gave. */
-interface Outcome {
+interface CompanyOutcome {
 	items: INodeExecutionData[];
 	companyState?: object;
 	country?: string;
@@ -105,11 +106,13 @@ interface Outcome {
 	failure?: Error;
 }
 
+/** A poll's input, with the companies it watches of the Partner API credential. */
 interface PartnerPollInput extends PollInput {
 	companies: WatchedCompany[];
 	reportConnectionChanges: boolean;
 }
 
+/** What the poll over every watched company fires and stores, and how many did not answer. */
 export interface PartnerPollResult {
 	items: INodeExecutionData[];
 	eventState: object;
@@ -121,100 +124,164 @@ export interface PartnerPollResult {
 	notReached: number;
 }
 
+/** What was stored before the poll: the event's state per company, and the partner part. */
+interface StoredBeforePoll {
+	eventState: PerCompany<object> | undefined;
+	partner: PartnerState;
+}
+
+/** The companies' outcomes added up, in poll order, before the state is bounded. */
+interface OutcomeTally {
+	items: INodeExecutionData[];
+	/** Each answering company's next event state. */
+	updates: Map<string, object>;
+	lost: Record<string, string>;
+	countries: Record<string, string>;
+	notReached: string[];
+	failures: Error[];
+	/** A company's connection changed (reported or not): such a poll did not fail as a whole. */
+	healthChanged: boolean;
+}
+
 /** Checks every watched company once, `COMPANIES_IN_FLIGHT` at a time, and works out the next state. */
 export async function pollPartnerCompanies(
 	context: IPollFunctions,
 	input: PartnerPollInput,
 ): Promise<PartnerPollResult> {
-	const { connection, watcher, event, companies, budget } = input;
-	const eventState = watcher.readState(input.stored[event]);
-	const partner = readPartnerState(input.stored.partner);
-	const byId = new Map(companies.map((company) => [company.companyId, company]));
-	const order = pollOrder([...byId.keys()], partner.notReached);
-	const outcomes = new Map<string, Outcome>();
+	const stored: StoredBeforePoll = {
+		eventState: input.watcher.readState(input.stored[input.event]),
+		partner: readPartnerState(input.stored.partner),
+	};
+	const byId = new Map(input.companies.map((company) => [company.companyId, company]));
+	const order = pollOrder([...byId.keys()], stored.partner.notReached);
+	const outcomes = await checkInPool(
+		order,
+		input.budget,
+		async (companyId) => await checkWatchedCompany(context, input, stored, byId.get(companyId)!),
+	);
+	const tally = tallyOutcomes(order, byId, outcomes, stored.partner, input.reportConnectionChanges);
+	return resultOfPoll(stored, tally, [...byId.keys()], input.reportConnectionChanges);
+}
 
-	async function checkCompany(company: WatchedCompany): Promise<Outcome> {
-		if (company.problem)
-			return { items: [], observation: { works: false, reason: company.problem } };
-		const { companyId } = company;
-		let country: string | undefined;
-		try {
-			if (event === 'newDocument') {
-				country = partner.countries[companyId];
-				if (country === undefined) {
-					budget.check();
-					country = await fetchCompanyCountry(context, connection, companyId);
-				}
-				if (country !== DOCUMENT_COUNTRY) {
-					return {
-						items: [],
-						country,
-						...(partner.countries[companyId] ? {} : { observation: { works: true } }),
-					};
-				}
-			}
-			const result = await watcher.check(
-				connection,
-				companyId,
-				eventState?.companies[companyId],
-				budget,
-			);
-			if (result.stopped) {
-				context.logger.warn(
-					`Partner Payroll Trigger: company ${companyId} stopped part-way (${result.stopped.message}); what did not answer is checked at the next poll`,
-				);
-			}
-			return {
-				items: result.items.map((item) => withLabel(item, company.label)),
-				companyState: result.companyState,
-				country,
-				observation: { works: true },
-				notReached: result.stopped !== undefined && budget.isSpent,
-			};
-		} catch (error) {
-			const reason = lostConnectionReason(error, company);
-			if (reason) return { items: [], country, observation: { works: false, reason } };
-			if (budget.isSpent) return { items: [], country, notReached: true };
-			context.logger.warn(
-				`Partner Payroll Trigger: company ${companyId} failed this poll and is checked again at the next one: ${(error as Error).message}`,
-			);
-			return { items: [], country, failure: error as Error };
-		}
-	}
-
+/** Runs `check` for the companies in order, `COMPANIES_IN_FLIGHT` at once. */
+async function checkInPool(
+	order: string[],
+	budget: PollBudget,
+	check: (companyId: string) => Promise<CompanyOutcome>,
+): Promise<Map<string, CompanyOutcome>> {
+	const outcomes = new Map<string, CompanyOutcome>();
 	await inPool(order, COMPANIES_IN_FLIGHT, async (companyId) => {
 		// Past the poll's time no company starts: those left are checked first next time.
 		if (budget.isSpent) return false;
-		outcomes.set(companyId, await checkCompany(byId.get(companyId)!));
+		outcomes.set(companyId, await check(companyId));
 		return true;
 	});
+	return outcomes;
+}
 
-	const items: INodeExecutionData[] = [];
-	const updates = new Map<string, object>();
-	const lost = { ...partner.lost };
-	const countries = { ...partner.countries };
-	const notReached: string[] = [];
-	const failures: Error[] = [];
-	let healthChanged = false;
+/**
+ * One company's check as a trigger with its own credential would run it, after its row's problem
+ * and (New Document) its country; a failure is its outcome, never the poll's.
+ */
+async function checkWatchedCompany(
+	context: IPollFunctions,
+	input: PartnerPollInput,
+	stored: StoredBeforePoll,
+	company: WatchedCompany,
+): Promise<CompanyOutcome> {
+	const { connection, watcher, event, budget } = input;
+	if (company.problem) return { items: [], observation: { works: false, reason: company.problem } };
+	const { companyId } = company;
+	let country: string | undefined;
+	try {
+		if (event === 'newDocument') {
+			country = stored.partner.countries[companyId];
+			if (country === undefined) {
+				budget.check();
+				country = await fetchCompanyCountry(context, connection, companyId);
+			}
+			if (country !== DOCUMENT_COUNTRY) {
+				return {
+					items: [],
+					country,
+					...(stored.partner.countries[companyId] ? {} : { observation: { works: true } }),
+				};
+			}
+		}
+		const result = await checkCompany(
+			watcher,
+			{ context, connection, companyId, budget },
+			stored.eventState?.companies[companyId],
+		);
+		if (result.stopped) {
+			context.logger.warn(
+				`Partner Payroll Trigger: company ${companyId} stopped part-way (${result.stopped.message}); what did not answer is checked at the next poll`,
+			);
+		}
+		return {
+			items: result.items.map((item) => withLabel(item, company.label)),
+			companyState: result.companyState,
+			country,
+			observation: { works: true },
+			notReached: result.stopped !== undefined && budget.isSpent,
+		};
+	} catch (error) {
+		const reason = lostConnectionReason(error, company);
+		if (reason) return { items: [], country, observation: { works: false, reason } };
+		if (budget.isSpent) return { items: [], country, notReached: true };
+		context.logger.warn(
+			`Partner Payroll Trigger: company ${companyId} failed this poll and is checked again at the next one: ${(error as Error).message}`,
+		);
+		return { items: [], country, failure: error as Error };
+	}
+}
+
+/** The outcomes added up in poll order: items, next states, connection changes, what did not answer. */
+function tallyOutcomes(
+	order: string[],
+	byId: Map<string, WatchedCompany>,
+	outcomes: Map<string, CompanyOutcome>,
+	partner: PartnerState,
+	reportConnectionChanges: boolean,
+): OutcomeTally {
+	const tally: OutcomeTally = {
+		items: [],
+		updates: new Map(),
+		lost: { ...partner.lost },
+		countries: { ...partner.countries },
+		notReached: [],
+		failures: [],
+		healthChanged: false,
+	};
 	for (const companyId of order) {
 		const outcome = outcomes.get(companyId);
-		if (!outcome || outcome.notReached) notReached.push(companyId);
+		if (!outcome || outcome.notReached) tally.notReached.push(companyId);
 		if (!outcome) continue;
 		const company = byId.get(companyId)!;
 		if (outcome.observation) {
-			const change = connectionChange(company, lost[companyId], outcome.observation);
-			if (change.health === undefined) delete lost[companyId];
-			else lost[companyId] = change.health;
-			if (change.item && input.reportConnectionChanges) items.push({ json: change.item });
-			healthChanged ||= change.item !== undefined;
+			const change = connectionChange(company, tally.lost[companyId], outcome.observation);
+			if (change.health === undefined) delete tally.lost[companyId];
+			else tally.lost[companyId] = change.health;
+			if (change.item && reportConnectionChanges) tally.items.push({ json: change.item });
+			tally.healthChanged ||= change.item !== undefined;
 		}
-		items.push(...outcome.items);
-		if (outcome.companyState) updates.set(companyId, outcome.companyState);
-		if (outcome.country !== undefined) countries[companyId] = outcome.country;
-		if (outcome.failure) failures.push(outcome.failure);
+		tally.items.push(...outcome.items);
+		if (outcome.companyState) tally.updates.set(companyId, outcome.companyState);
+		if (outcome.country !== undefined) tally.countries[companyId] = outcome.country;
+		if (outcome.failure) tally.failures.push(outcome.failure);
 	}
+	return tally;
+}
 
-	const watched = [...byId.keys()];
+/** The poll's result: the tally with the companies no longer watched dated, and forgotten past retention. */
+function resultOfPoll(
+	stored: StoredBeforePoll,
+	tally: OutcomeTally,
+	watched: string[],
+	reportConnectionChanges: boolean,
+): PartnerPollResult {
+	const { eventState, partner } = stored;
+	const { lost, countries, failures } = tally;
 	const known = [
 		...(eventState?.recent ?? []),
 		...Object.keys(lost),
@@ -227,18 +294,18 @@ export async function pollPartnerCompanies(
 		delete lost[companyId];
 	}
 	return {
-		items,
-		eventState: withCompanyStates(eventState, updates, forget),
+		items: tally.items,
+		eventState: withCompanyStates(eventState, tally.updates, forget),
 		partnerState: {
 			// Without the option, nothing is remembered: turning it on reports the losses of that moment.
-			lost: input.reportConnectionChanges ? without(lost, forget) : {},
+			lost: reportConnectionChanges ? without(lost, forget) : {},
 			countries: without(countries, forget),
 			removedSince,
-			notReached,
+			notReached: tally.notReached,
 		},
 		...(failures.length ? { failed: { count: failures.length, first: failures[0] } } : {}),
-		failedAsWhole: failures.length > 0 && updates.size === 0 && !healthChanged,
-		notReached: notReached.length,
+		failedAsWhole: failures.length > 0 && tally.updates.size === 0 && !tally.healthChanged,
+		notReached: tally.notReached.length,
 	};
 }
 
@@ -261,7 +328,12 @@ export async function samplePartnerCompanies(
 			) {
 				continue;
 			}
-			const sample = await watcher.sample(connection, company.companyId, budget);
+			const sample = await watcher.sample({
+				context,
+				connection,
+				companyId: company.companyId,
+				budget,
+			});
 			if (sample.length) return sample.map((item) => withLabel(item, company.label));
 		} catch (error) {
 			if (budget.isSpent) throw asNodeError(context.getNode(), error);

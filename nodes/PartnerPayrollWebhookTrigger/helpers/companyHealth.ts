@@ -6,8 +6,8 @@ import {
 	connectionChange,
 	type CompanyIdentity,
 } from '../../shared/connectionHealth';
-import { IN_FLIGHT_MAX_MS } from './deliveries';
 import type { ServiceEvent } from './events';
+import { isInFlight } from './inFlight';
 
 // With a Partner API credential linked, the service's integration events become connection changes
 // of the credential's companies: integration.deactivated a connectionLost, integration.activated a
@@ -95,11 +95,7 @@ export interface HealthMemory {
 
 /** Whether another change of the company is being handed to n8n: this one waits (two at once could both report). */
 export function companyHeld(memory: HealthMemory, companyId: string, nowMs: number): boolean {
-	const since = memory.holding.get(companyId);
-	if (since === undefined) return false;
-	if (nowMs - since <= IN_FLIGHT_MAX_MS) return true;
-	memory.holding.delete(companyId);
-	return false;
+	return isInFlight(memory.holding, companyId, nowMs);
 }
 
 /** Holds the company until `release`; a change handed over is remembered. */

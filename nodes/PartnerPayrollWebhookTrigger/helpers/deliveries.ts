@@ -2,7 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { HealthMemory } from './companyHealth';
 import type { ServiceEvent } from './events';
-import { dedupeKey, monthKey } from './items';
+import { isInFlight } from './inFlight';
+import { dedupeKey, monthKey } from './webhookItems';
 
 // The dedupe record: which events and message ids were handed to n8n, so that a retry, a replay or
 // a re-send with a new message id starts no second execution.
@@ -17,9 +18,6 @@ import { dedupeKey, monthKey } from './items';
 
 /** Bounds of the stored record (the oldest entries go first): a few hundred kilobytes at most. */
 export const RECORD_LIMITS = { eventKeys: 2000, datesPerKey: 20, messageIds: 1000 };
-
-/** A delivery being handed to n8n longer than this is forgotten (Svix gives up after 15 s). */
-export const IN_FLIGHT_MAX_MS = 60_000;
 
 export interface DeliveryRecord {
 	/** Event key (a month's key or an integration change's key) → effectiveDates handed over, oldest first. */
@@ -84,14 +82,6 @@ function eventKey(event: ServiceEvent): string {
 		: monthKey(event.companyId, event.month);
 }
 
-function holds(inFlight: Map<string, number>, key: string, nowMs: number): boolean {
-	const since = inFlight.get(key);
-	if (since === undefined) return false;
-	if (nowMs - since <= IN_FLIGHT_MAX_MS) return true;
-	inFlight.delete(key);
-	return false;
-}
-
 /**
  * What to do with a verified delivery of an event that passed the filters. Reads only: the decision
  * changes nothing until `claim`.
@@ -108,10 +98,10 @@ export function decide(
 ): Decision {
 	const { stored, memory, event, messageId } = input;
 	const key = eventKey(event);
-	if (holds(memory.inFlight, messageId, nowMs)) {
+	if (isInFlight(memory.inFlight, messageId, nowMs)) {
 		return { kind: 'inFlight', why: `message ${messageId} is still being handed to n8n` };
 	}
-	if (holds(memory.inFlight, key, nowMs)) {
+	if (isInFlight(memory.inFlight, key, nowMs)) {
 		return { kind: 'inFlight', why: `another delivery of ${key} is still being handed to n8n` };
 	}
 	if (stored.messages.includes(messageId) || memory.delivered.messages.includes(messageId)) {

@@ -1,17 +1,17 @@
 import { sleep, type IDataObject } from 'n8n-workflow';
 
-// n8n saves a webhook node's static data after webhook() returned, only if the workflow's static data
-// is marked changed at that moment. Newer n8n versions (2.40.7 here) build a second Workflow object on
-// the same static data while starting the execution (WorkflowRunner.establishContextForPersistence),
-// which clears that mark: once the workflow has static data, a change made in webhook() is then
-// never saved (measured: the record kept its first delivery only). So the record is written again,
-// every millisecond, until n8n's answer to the delivery leaves; n8n's start of the execution awaits
-// the database several times between clearing the mark and saving, so a write lands in between.
-// Writing the same object again changes no value: it only marks the static data changed.
+// n8n saves a webhook node's static data after webhook() returned, only if the workflow's static
+// data is marked changed at that moment. Some n8n versions clear that mark while they start the
+// execution (they build a second Workflow object on the same static data; docs/exactly-once.md), so
+// a change made in webhook() would never be saved. The record is therefore written again, every
+// millisecond, until n8n's answer to the delivery leaves: n8n's start of the execution awaits the
+// database several times between clearing the mark and saving, so a write lands in between. Writing
+// the same object again changes no value: it only marks the static data changed.
 
-const REMARK_EVERY_MS = 1;
+/** Each write marks the static data changed again: often enough to land between n8n's awaits. */
+const MARK_AGAIN_EVERY_MS = 1;
 /** A hand-over longer than this is not waited for (Svix gives up on an answer after 15 s). */
-const REMARK_FOR_AT_MOST_MS = 15_000;
+const MARK_AGAIN_FOR_AT_MOST_MS = 15_000;
 
 /** Sets `staticData[field] = value` now and again until `answered()` says n8n's answer left. */
 export function writeUntilAnswered(
@@ -21,12 +21,12 @@ export function writeUntilAnswered(
 	answered: () => boolean,
 ): void {
 	staticData[field] = value;
-	const deadline = Date.now() + REMARK_FOR_AT_MOST_MS;
-	const remark = async () => {
+	const deadline = Date.now() + MARK_AGAIN_FOR_AT_MOST_MS;
+	const markAgain = async () => {
 		while (!answered() && Date.now() < deadline) {
-			await sleep(REMARK_EVERY_MS);
+			await sleep(MARK_AGAIN_EVERY_MS);
 			if (!answered()) staticData[field] = value;
 		}
 	};
-	void remark();
+	void markAgain();
 }

@@ -4,7 +4,7 @@ import {
 	readEvent,
 	utcInstant,
 } from '../../../../nodes/PartnerPayrollWebhookTrigger/helpers/events';
-import { dedupeKey } from '../../../../nodes/PartnerPayrollWebhookTrigger/helpers/items';
+import { dedupeKey } from '../../../../nodes/PartnerPayrollWebhookTrigger/helpers/webhookItems';
 
 const node = { name: 'Partner Payroll Webhook Trigger' } as INode;
 const read = (body: unknown) => readEvent(Buffer.from(JSON.stringify(body)), node);
