@@ -1,4 +1,4 @@
-import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
 
 import { CompanyListError, companyName } from '../../../credentials/partnerCompanies';
 import { PartnerPayrollApiError } from '../../shared/apiError';
@@ -87,11 +87,11 @@ function lostConnectionReason(error: unknown, company: CompanyIdentity): string 
 	if (error instanceof PartnerPayrollApiError && error.httpCode === '401') {
 		return `The token of company ${companyName(company)} is invalid or has been revoked (the service answered 401). Connect the company again.`;
 	}
-	const cause = (error as { cause?: unknown } | undefined)?.cause;
-	for (const candidate of [error, cause]) {
-		if (candidate instanceof CompanyListError) return candidate.message;
+	// The credential refused to sign for the company (its row is broken): nothing was sent.
+	if (error instanceof NodeOperationError && error.context.failure === 'partnerCompanyList') {
+		return error.message;
 	}
-	return undefined;
+	return error instanceof CompanyListError ? error.message : undefined;
 }
 
 /** What one company's check gave. */
