@@ -8,7 +8,7 @@ import type {
 
 import { apiBaseUrlField, authServerUrlField } from './common';
 import { COMPANY_HINT_HEADER, CompanyRefusal } from './companyRequests';
-import { companyProblem, readCompanyIndex } from './partnerCompanies';
+import { lookUpCompany } from './partnerCompanies';
 
 /** The company an API path is for: the id in `/companies/{id}` or `/companies-fr/{id}`. */
 function companyInPath(path: string): string | undefined {
@@ -171,12 +171,11 @@ export class PartnerPayrollPartnerApi implements ICredentialType, RestrictableTo
 				`A request for company ${pathCompany} would carry the token of company ${companyId}; nothing was sent.`,
 			);
 		}
-		const index = readCompanyIndex(credentials);
-		const problem = companyProblem(index, companyId);
-		if (problem !== undefined) throw new CompanyRefusal(problem);
+		const found = lookUpCompany(credentials, companyId);
+		if ('problem' in found) throw new CompanyRefusal(found.problem);
 		return {
 			...requestOptions,
-			headers: { ...headers, Authorization: `Bearer ${index.byId.get(companyId)?.accessToken}` },
+			headers: { ...headers, Authorization: `Bearer ${found.company.accessToken}` },
 		};
 	}
 }

@@ -174,6 +174,10 @@ function indexOf(rows: CompanyRow[]): CompanyIndex {
 	return { rows, byId };
 }
 
+/** The usable company `companyId` of the credential's list (read once per value), or why it cannot send for it. */
+export const lookUpCompany = (credentials: ICredentialDataDecryptedObject, companyId: string) =>
+	lookUp(readCompanyIndex(credentials), companyId);
+
 /** The usable company `companyId` of the list, or why the list cannot send for it. */
 function lookUp(
 	index: CompanyIndex,

@@ -8,9 +8,8 @@ import type {
 
 import { companyOf, companyProblem, readCompanyIndex } from '../../credentials/partnerCompanies';
 import {
-	clientApplication,
+	connectionOf,
 	withAlreadyRead,
-	withoutTrailingSlashes,
 	type CallerSettings,
 	type Connection,
 	type PartnerCompanies,
@@ -75,37 +74,34 @@ export async function readConnection(
 	const credentialType = credentialTypeOf(authentication);
 	const credentials = await context.getCredentials(credentialType);
 	const oauthTokenData = credentials.oauthTokenData as { access_token?: string } | undefined;
-	const baseUrl = withoutTrailingSlashes(credentials.baseUrl);
+	const partner = authentication === 'partnerApi';
 	const accessToken = String(
 		authentication === 'oAuth2'
 			? (oauthTokenData?.access_token ?? '')
-			: authentication === 'partnerApi'
+			: partner
 				? ''
 				: (credentials.accessToken ?? ''),
 	);
-	// The service counts every company's requests against the partner's one application.
-	const application =
-		authentication === 'accessToken'
-			? `${baseUrl} token ${createHash('sha256').update(accessToken).digest('hex').slice(0, 16)}`
-			: clientApplication(baseUrl, credentials.clientId);
-	const connection: Connection = {
-		...caller,
-		credentialType,
-		baseUrl,
-		authServerUrl: withoutTrailingSlashes(credentials.authServerUrl),
-		accessToken,
-		application,
-		signing: { by: 'credential' },
-	};
-	if (authentication !== 'partnerApi') return connection;
 	// n8n would read and decrypt the credential again for every request, and the credential's list
 	// would be read again with it: the one read here serves every request of the execution or poll.
 	// n8n quirk Q13: docs/n8n-quirks.md
-	const alreadyRead = {
-		credentialsDecrypted: { ...credentialReference(context, credentialType), data: credentials },
-	};
-	connection.partner = partnerCompanies(connection, credentials, alreadyRead);
-	return withAlreadyRead(connection, alreadyRead);
+	const alreadyRead = partner
+		? { credentialsDecrypted: { ...credentialReference(context, credentialType), data: credentials } }
+		: undefined;
+	const connection = connectionOf(credentials, {
+		...caller,
+		credentialType,
+		accessToken,
+		signing: { by: 'credential' },
+		// A partner's companies all count against its one application, as OAuth2 tokens do.
+		countedAs:
+			authentication === 'accessToken'
+				? { tokenDigest: createHash('sha256').update(accessToken).digest('hex').slice(0, 16) }
+				: undefined,
+		alreadyRead,
+	});
+	if (alreadyRead) connection.partner = partnerCompanies(connection, credentials, alreadyRead);
+	return connection;
 }
 
 /** The node's reference to its credential of `credentialType` (id and name), as n8n's helpers take it. */

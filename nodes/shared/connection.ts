@@ -1,5 +1,6 @@
 import type {
 	IAdditionalCredentialOptions,
+	ICredentialDataDecryptedObject,
 	ICredentialTestFunctions,
 	IExecuteFunctions,
 	INode,
@@ -104,12 +105,37 @@ export function withAlreadyRead<T extends Connection>(
 	return connection;
 }
 
+/** Who the service counts a connection's requests against, when not the credential's OAuth client. */
+export type CountedAs = { tokenDigest: string } | 'credentialTest';
+
+/**
+ * A connection to the credential's two addresses (as typed, without trailing slashes): the one way a
+ * node, a trigger, the connect link or a credential Test makes one.
+ */
+export function connectionOf(
+	credentials: ICredentialDataDecryptedObject,
+	fields: Omit<Connection, 'baseUrl' | 'authServerUrl' | 'application' | 'alreadyRead'> & {
+		countedAs?: CountedAs;
+		alreadyRead?: IAdditionalCredentialOptions;
+	},
+): Connection {
+	const { countedAs, alreadyRead, ...rest } = fields;
+	const baseUrl = withoutTrailingSlashes(credentials.baseUrl);
+	const authServerUrl = withoutTrailingSlashes(credentials.authServerUrl);
+	// The service's rate limit is per client application: the API with the OAuth2 client id, or with a
+	// digest of a token obtained outside n8n (never the token); a credential Test paces on its own.
+	const application =
+		countedAs === 'credentialTest'
+			? `${authServerUrl} credential test`
+			: countedAs
+				? `${baseUrl} token ${countedAs.tokenDigest}`
+				: `${baseUrl} client ${String(credentials.clientId ?? '')}`;
+	return withAlreadyRead({ ...rest, baseUrl, authServerUrl, application }, alreadyRead);
+}
+
 /** A URL as typed in a credential, without the trailing slashes that would double the path's. */
 export const withoutTrailingSlashes = (url: unknown) =>
 	String(url ?? '')
 		.trim()
 		.replace(/\/+$/, '');
 
-/** The pacer's name for an OAuth client's application: every request of its tokens shares one budget. */
-export const clientApplication = (baseUrl: string, clientId: unknown) =>
-	`${baseUrl} client ${String(clientId ?? '')}`;

@@ -11,7 +11,7 @@ import { ALL_SCOPES } from '../../credentials/scopes';
 import { PartnerPayrollApiError } from './apiError';
 import { inPool } from './pool';
 import { introspectToken } from './company';
-import { withoutTrailingSlashes, type Connection } from './connection';
+import { connectionOf, type Connection } from './connection';
 import { isObject } from './objects';
 
 // The credential Test of both credentials: the token is introspected through the package's one
@@ -80,24 +80,17 @@ const testContext = (context: ICredentialTestFunctions) => ({
 });
 
 /** The credential as a connection of the transport: n8n's credential-test request helper, one attempt. */
-function testConnection(
-	context: ICredentialTestFunctions,
-	data: ICredentialDataDecryptedObject,
-	accessToken: string,
-): Connection {
-	const authServerUrl = withoutTrailingSlashes(data.authServerUrl);
-	return {
+function testConnection(data: ICredentialDataDecryptedObject, accessToken: string): Connection {
+	return connectionOf(data, {
 		credentialType: 'credential test',
-		baseUrl: withoutTrailingSlashes(data.baseUrl),
-		authServerUrl,
 		accessToken,
-		application: `${authServerUrl} credential test`,
+		countedAs: 'credentialTest',
 		rateLimitAdvice: 'Try again in a minute.',
 		// The user waits for the answer: one attempt, and its failure at once.
 		attempts: 1,
 		// A credential Test's context has only the request library's helper.
 		signing: { by: 'bearer', helper: 'request' },
-	};
+	});
 }
 
 async function testToken(
@@ -106,7 +99,7 @@ async function testToken(
 	accessToken: string,
 	requestedScopes?: string[],
 ): Promise<INodeCredentialTestResult> {
-	const connection = testConnection(context, data, accessToken);
+	const connection = testConnection(data, accessToken);
 	let introspection;
 	try {
 		introspection = await introspectToken(testContext(context), connection);
@@ -154,7 +147,7 @@ async function partnerRowProblem(
 	try {
 		introspection = await introspectToken(
 			testContext(context),
-			testConnection(context, data, row.accessToken),
+			testConnection(data, row.accessToken),
 		);
 	} catch (error) {
 		return `${name}: ${tokenLookupFailure(error)}`;

@@ -18,17 +18,6 @@ import { wait } from './wait';
 export type RequestKind = 'read' | 'write';
 
 /**
- * The package's one read/write rule: GET and HEAD read, every other method writes. The service
- * counts them apart (pacing), and only a read may be sent again once it may have arrived (retry).
- */
-export const isRead = (method: string | undefined): boolean =>
-	['GET', 'HEAD'].includes(String(method ?? 'GET').toUpperCase());
-
-/** A read or a write, as the service counts them. */
-export const kindOf = (method: string | undefined): RequestKind =>
-	isRead(method) ? 'read' : 'write';
-
-/**
  * Slots left free in each second: the service's seconds follow its own clock, which may differ from
  * this machine's by a little.
  */

@@ -14,10 +14,21 @@ import {
 	type LostAnswer,
 } from './apiError';
 import { failureError, type ErrorContext, type Failure as ReportedFailure } from './errors';
-import { isRead, kindOf, processPacer } from './rateLimit';
+import { processPacer, type RequestKind } from './rateLimit';
 import { wait } from './wait';
 
 // The rules every request of the package follows, in one place (README: "Errors and retries").
+
+/**
+ * The package's one read/write rule: GET and HEAD read, every other method writes. The service
+ * counts them apart (pacing), and only a read may be sent again once it may have arrived (retry).
+ */
+export const isRead = (method: string | undefined): boolean =>
+	['GET', 'HEAD'].includes(String(method ?? 'GET').toUpperCase());
+
+/** A read or a write, as the service counts them. */
+export const kindOf = (method: string | undefined): RequestKind =>
+	isRead(method) ? 'read' : 'write';
 
 /** Attempts per request in all, the first included. */
 const MAX_ATTEMPTS = 4;

@@ -11,8 +11,7 @@ import type { Connection, RequestContext, RequestOptions } from './connection';
 import { throwIfApiError, uncertainWriteError, unexpectedAnswerError } from './apiError';
 import { failureError, type ErrorContext } from './errors';
 import { isObject } from './objects';
-import { isRead } from './rateLimit';
-import { sendWithPolicy, type Sending } from './requestPolicy';
+import { isRead, sendWithPolicy, type Sending } from './requestPolicy';
 
 interface ApiRequest {
 	method: IHttpRequestMethods;

@@ -6,8 +6,7 @@ import {
 
 import { introspectToken, type Introspection } from '../../shared/company';
 import {
-	clientApplication,
-	withoutTrailingSlashes,
+	connectionOf,
 	type Connection,
 } from '../../shared/connection';
 import { isObject } from '../../shared/objects';
@@ -21,23 +20,18 @@ const CONNECT_BUDGET_MS = 25_000;
 
 /** The partner credential's authorization server as a connection; `accessToken` only for introspection. */
 function authServerConnection(
-	context: IWebhookFunctions,
 	partner: ICredentialDataDecryptedObject,
 	accessToken: string,
 	deadline: number,
 ): Connection {
-	const authServerUrl = withoutTrailingSlashes(partner.authServerUrl);
-	return {
+	// The service counts requests per client application, as the node's connection does.
+	return connectionOf(partner, {
 		credentialType: 'partnerPayrollPartnerApi',
-		baseUrl: withoutTrailingSlashes(partner.baseUrl),
-		authServerUrl,
 		accessToken,
-		// The service counts requests per client application, as the node's connection does.
-		application: clientApplication(withoutTrailingSlashes(partner.baseUrl), partner.clientId),
 		rateLimitAdvice: 'Open the connect link again in a minute.',
 		deadline,
 		signing: { by: 'bearer', helper: 'httpRequest' },
-	};
+	});
 }
 
 /** Exchanges the authorization code for the company's token, once (a code is single-use). */
@@ -48,7 +42,7 @@ export async function exchangeCode(
 	redirectUri: string,
 ): Promise<{ token: string; introspection: Introspection }> {
 	const deadline = Date.now() + CONNECT_BUDGET_MS;
-	const server = authServerConnection(context, partner, '', deadline);
+	const server = authServerConnection(partner, '', deadline);
 	const { body } = await apiRequest(
 		context,
 		// Never sent twice: a second use of a code revokes the token issued with it (RFC 6749 4.1.2).
@@ -78,7 +72,7 @@ export async function exchangeCode(
 	}
 	const introspection = await introspectToken(
 		context,
-		authServerConnection(context, partner, token, deadline),
+		authServerConnection(partner, token, deadline),
 	);
 	return { token, introspection };
 }
