@@ -8,8 +8,6 @@ import type {
 
 import { companyOf, companyProblem, readCompanyIndex } from '../../credentials/partnerCompanies';
 import {
-	connectionOf,
-	withAlreadyRead,
 	type CallerSettings,
 	type Connection,
 	type PartnerCompanies,
@@ -86,7 +84,12 @@ export async function readConnection(
 	// would be read again with it: the one read here serves every request of the execution or poll.
 	// n8n quirk Q13: docs/n8n-quirks.md
 	const alreadyRead = partner
-		? { credentialsDecrypted: { ...credentialReference(context, credentialType), data: credentials } }
+		? {
+				credentialsDecrypted: {
+					...credentialReference(context, credentialType),
+					data: credentials,
+				},
+			}
 		: undefined;
 	const connection = connectionOf(credentials, {
 		...caller,
@@ -132,3 +135,46 @@ function partnerCompanies(
 			),
 	};
 }
+
+/** `connection` with the credential already read, kept out of its enumerable fields (copies do not carry it). */
+export function withAlreadyRead<T extends Connection>(
+	connection: T,
+	alreadyRead: IAdditionalCredentialOptions | undefined,
+): T {
+	if (alreadyRead) Object.defineProperty(connection, 'alreadyRead', { value: alreadyRead });
+	return connection;
+}
+
+/** Who the service counts a connection's requests against, when not the credential's OAuth client. */
+export type CountedAs = { tokenDigest: string } | 'credentialTest';
+
+/**
+ * A connection to the credential's two addresses (as typed, without trailing slashes): the one way a
+ * node, a trigger, the connect link or a credential Test makes one.
+ */
+export function connectionOf(
+	credentials: ICredentialDataDecryptedObject,
+	fields: Omit<Connection, 'baseUrl' | 'authServerUrl' | 'application' | 'alreadyRead'> & {
+		countedAs?: CountedAs;
+		alreadyRead?: IAdditionalCredentialOptions;
+	},
+): Connection {
+	const { countedAs, alreadyRead, ...rest } = fields;
+	const baseUrl = withoutTrailingSlashes(credentials.baseUrl);
+	const authServerUrl = withoutTrailingSlashes(credentials.authServerUrl);
+	// The service's rate limit is per client application: the API with the OAuth2 client id, or with a
+	// digest of a token obtained outside n8n (never the token); a credential Test paces on its own.
+	const application =
+		countedAs === 'credentialTest'
+			? `${authServerUrl} credential test`
+			: countedAs
+				? `${baseUrl} token ${countedAs.tokenDigest}`
+				: `${baseUrl} client ${String(credentials.clientId ?? '')}`;
+	return withAlreadyRead({ ...rest, baseUrl, authServerUrl, application }, alreadyRead);
+}
+
+/** A URL as typed in a credential, without the trailing slashes that would double the path's. */
+export const withoutTrailingSlashes = (url: unknown) =>
+	String(url ?? '')
+		.trim()
+		.replace(/\/+$/, '');

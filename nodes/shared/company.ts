@@ -6,9 +6,6 @@ import { checkedId } from './ids';
 import { isObject } from './objects';
 import { apiRequest } from './transport';
 
-// Where a company's path is built, for the callers that name it themselves.
-export { companyPath, type CompanyCollection } from './transport';
-
 /** The authorization server's answer about a token (spec: Introspection). */
 export interface Introspection {
 	active: boolean;

@@ -1,6 +1,5 @@
 import type {
 	IAdditionalCredentialOptions,
-	ICredentialDataDecryptedObject,
 	ICredentialTestFunctions,
 	IExecuteFunctions,
 	INode,
@@ -8,7 +7,7 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-// What a request needs of the credential and of its caller. How a node reads its credential into a
+// What a request needs of the credential and of its caller: types only. How a credential becomes a
 // Connection is in authentication.ts: the resources and the transport see only this.
 
 export type PartnerPayrollFunctions = IExecuteFunctions | IPollFunctions;
@@ -26,9 +25,7 @@ export type RequestContext = (
  * the transport sends a token it was given as a bearer header, through n8n's `request` helper (a credential
  * Test, whose context has no other) or `httpRequest` (the connect link, before the token is stored).
  */
-export type Signing =
-	| { by: 'credential' }
-	| { by: 'bearer'; helper: 'request' | 'httpRequest' };
+export type Signing = { by: 'credential' } | { by: 'bearer'; helper: 'request' | 'httpRequest' };
 
 /** The node's Settings > Request Options (its helpers/requestOptions.ts): they apply to every request. */
 export interface RequestOptions {
@@ -91,51 +88,7 @@ export interface Connection extends CallerSettings {
 	/**
 	 * The credential as already read, handed to n8n's helper so that it does not read and decrypt it again
 	 * for every request (with hundreds of companies that costs more than the request). Not enumerable:
-	 * no copy or JSON of a connection carries the tokens; see `withAlreadyRead`.
+	 * no copy or JSON of a connection carries the tokens (authentication.ts `withAlreadyRead`).
 	 */
 	readonly alreadyRead?: IAdditionalCredentialOptions;
 }
-
-/** `connection` with the credential already read, kept out of its enumerable fields (copies do not carry it). */
-export function withAlreadyRead<T extends Connection>(
-	connection: T,
-	alreadyRead: IAdditionalCredentialOptions | undefined,
-): T {
-	if (alreadyRead) Object.defineProperty(connection, 'alreadyRead', { value: alreadyRead });
-	return connection;
-}
-
-/** Who the service counts a connection's requests against, when not the credential's OAuth client. */
-export type CountedAs = { tokenDigest: string } | 'credentialTest';
-
-/**
- * A connection to the credential's two addresses (as typed, without trailing slashes): the one way a
- * node, a trigger, the connect link or a credential Test makes one.
- */
-export function connectionOf(
-	credentials: ICredentialDataDecryptedObject,
-	fields: Omit<Connection, 'baseUrl' | 'authServerUrl' | 'application' | 'alreadyRead'> & {
-		countedAs?: CountedAs;
-		alreadyRead?: IAdditionalCredentialOptions;
-	},
-): Connection {
-	const { countedAs, alreadyRead, ...rest } = fields;
-	const baseUrl = withoutTrailingSlashes(credentials.baseUrl);
-	const authServerUrl = withoutTrailingSlashes(credentials.authServerUrl);
-	// The service's rate limit is per client application: the API with the OAuth2 client id, or with a
-	// digest of a token obtained outside n8n (never the token); a credential Test paces on its own.
-	const application =
-		countedAs === 'credentialTest'
-			? `${authServerUrl} credential test`
-			: countedAs
-				? `${baseUrl} token ${countedAs.tokenDigest}`
-				: `${baseUrl} client ${String(credentials.clientId ?? '')}`;
-	return withAlreadyRead({ ...rest, baseUrl, authServerUrl, application }, alreadyRead);
-}
-
-/** A URL as typed in a credential, without the trailing slashes that would double the path's. */
-export const withoutTrailingSlashes = (url: unknown) =>
-	String(url ?? '')
-		.trim()
-		.replace(/\/+$/, '');
-

@@ -14,7 +14,7 @@ import {
 	type CompanyRow,
 	type StoredCompanyRow,
 } from '../../credentials/partnerCompanies';
-import { withoutTrailingSlashes } from './connection';
+import { withoutTrailingSlashes } from './authentication';
 import { isObject } from './objects';
 
 // Writes the Partner API credential's company list through n8n's public API (PATCH

@@ -11,7 +11,8 @@ import { ALL_SCOPES } from '../../credentials/scopes';
 import { PartnerPayrollApiError } from './apiError';
 import { inPool } from './pool';
 import { introspectToken } from './company';
-import { connectionOf, type Connection } from './connection';
+import { connectionOf } from './authentication';
+import type { Connection } from './connection';
 import { isObject } from './objects';
 
 // The credential Test of both credentials: the token is introspected through the package's one

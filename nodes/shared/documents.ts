@@ -107,10 +107,14 @@ function listedDocumentPath(
 	}
 	const id = String(documentId ?? '').trim();
 	if (!id) {
-		throw parameterError(node, 'The listed document has neither a usable documentUrl nor a documentId', {
-			itemIndex,
-			description: `The listed documentUrl was ${JSON.stringify(documentUrl ?? null)}. The file is downloaded from the listed documentUrl, or from /companies/{companyId}/documents/{documentId}.`,
-		});
+		throw parameterError(
+			node,
+			'The listed document has neither a usable documentUrl nor a documentId',
+			{
+				itemIndex,
+				description: `The listed documentUrl was ${JSON.stringify(documentUrl ?? null)}. The file is downloaded from the listed documentUrl, or from /companies/{companyId}/documents/{documentId}.`,
+			},
+		);
 	}
 	return documentPath(checkedId(id, 'The listed documentId', node, itemIndex));
 }

@@ -144,7 +144,8 @@ function classify(policy: RequestPolicy, error: unknown, stalled: boolean): Fail
 	});
 	// The Partner API credential refused to send a token (a company not in its list, a broken row, a
 	// path of another company): nothing was sent, and sending again changes nothing.
-	if (error instanceof CompanyRefusal) return final('partnerCompanyList', { problem: error.problem });
+	if (error instanceof CompanyRefusal)
+		return final('partnerCompanyList', { problem: error.problem });
 	if (error instanceof PartnerPayrollApiError && error.httpCode) {
 		// A 5xx may come after the service recorded a write; a 429 says it refused it.
 		const mayHaveRecorded = error.retryable && error.httpCode !== '429';

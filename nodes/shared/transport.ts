@@ -25,8 +25,8 @@ interface ApiRequest {
 	 * credential sends that company's token (it checks the path and its list itself).
 	 */
 	companyId?: string;
-	/** The collection the company is read from: its record (`companies`) or its French record. */
-	companyCollection?: CompanyCollection;
+	/** The collection the company is read from: its record (`companies`, the default) or its French record. */
+	companyCollection?: 'companies' | 'companies-fr';
 	qs?: IDataObject;
 	body?: IDataObject;
 	headers?: IDataObject;
@@ -36,18 +36,6 @@ interface ApiRequest {
 	toAuthorizationServer?: boolean;
 	/** The answer is a file: it streams (see fileToItem), and its bytes are not read as JSON. */
 	file?: boolean;
-}
-
-/** The collections a company is read from: its record, its French record, everything below it. */
-export type CompanyCollection = 'companies' | 'companies-fr';
-
-/** The one way to build a company's path: the id as one URL-encoded segment, then what is below it. */
-export function companyPath(
-	companyId: string,
-	below = '',
-	collection: CompanyCollection = 'companies',
-): string {
-	return `/${collection}/${encodeURIComponent(companyId)}${below}`;
 }
 
 /**
@@ -136,10 +124,11 @@ function hintOf(connection: Connection, request: ApiRequest): IDataObject {
 /** One attempt's options in n8n's `httpRequest` shape, without the attempt's timeout. */
 function httpOptionsOf(connection: Connection, request: ApiRequest): IHttpRequestOptions {
 	const isFullUrl = /^https?:\/\//i.test(request.path);
+	// The one way to build a company's path: the id as one URL-encoded segment, then what is below it.
 	const url =
 		request.companyId === undefined
 			? request.path
-			: companyPath(request.companyId, request.path, request.companyCollection);
+			: `/${request.companyCollection ?? 'companies'}/${encodeURIComponent(request.companyId)}${request.path}`;
 	return {
 		method: request.method,
 		baseURL: isFullUrl ? undefined : connection.baseUrl,
@@ -185,7 +174,13 @@ function sendingOf(
 		? { ...options.headers, Authorization: `Bearer ${connection.accessToken}` }
 		: options.headers;
 	if (connection.signing.helper === 'httpRequest') {
-		return { helper: helpers.httpRequest, thisArg: helpers, before: [], options: { ...options, headers }, after: [] };
+		return {
+			helper: helpers.httpRequest,
+			thisArg: helpers,
+			before: [],
+			options: { ...options, headers },
+			after: [],
+		};
 	}
 	// A credential Test's context has only the request library's helper; its answer is read like n8n's.
 	return {

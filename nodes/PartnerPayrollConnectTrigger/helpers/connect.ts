@@ -16,7 +16,7 @@ import {
 	withCompany,
 } from '../../shared/credentialStore';
 import type { Introspection } from '../../shared/company';
-import { withoutTrailingSlashes } from '../../shared/connection';
+import { withoutTrailingSlashes } from '../../shared/authentication';
 import { requestedScopes } from '../../shared/credentialTest';
 import { hasControlCharacter } from '../../shared/ids';
 import { exchangeCode } from './exchange';

@@ -5,10 +5,8 @@ import {
 } from 'n8n-workflow';
 
 import { introspectToken, type Introspection } from '../../shared/company';
-import {
-	connectionOf,
-	type Connection,
-} from '../../shared/connection';
+import { connectionOf } from '../../shared/authentication';
+import type { Connection } from '../../shared/connection';
 import { isObject } from '../../shared/objects';
 import { apiRequest } from '../../shared/transport';
 

@@ -1,4 +1,9 @@
 import { resource } from '../resource';
 import { create } from './create';
 
-export const billingDeclaration = resource('billingDeclaration', 'Billing Declaration', [create], 'create');
+export const billingDeclaration = resource(
+	'billingDeclaration',
+	'Billing Declaration',
+	[create],
+	'create',
+);
