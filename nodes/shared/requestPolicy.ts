@@ -240,13 +240,11 @@ async function sendAttempt<T>(
 	answer: (response: IN8nHttpFullResponse) => Promise<T>,
 ): Promise<T> {
 	const args = [...sending.before, { ...sending.options, timeout: timeoutMs }, ...sending.after];
-	let response: IN8nHttpFullResponse;
-	try {
-		response = (await sending.helper.apply(sending.thisArg, args)) as IN8nHttpFullResponse;
-	} catch (error) {
+	const sent = sending.helper.apply(sending.thisArg, args) as Promise<IN8nHttpFullResponse>;
+	const response = await sent.catch((error: unknown) => {
 		answered();
 		throw error;
-	}
+	});
 	answered(response);
 	return await answer(response);
 }
