@@ -226,6 +226,7 @@ function handOver(
 	// Under the node's id, not its name (n8n keys a node's own static data by name): a rename
 	// keeps the record.
 	const staticData = context.getWorkflowStaticData('global');
+	// n8n quirk Q3: docs/n8n-quirks.md
 	const recordKey = `partnerPayrollWebhookTrigger:${context.getNode().id}`;
 	const { event, messageId, partnerList } = delivery;
 	const stored = readRecord(staticData[recordKey]);
@@ -276,6 +277,7 @@ function settleWhenAnswered(
 ): () => boolean {
 	const response = context.getResponseObject();
 	let answered = false;
+	// n8n quirk Q5: docs/n8n-quirks.md
 	// n8n answers once the execution exists and static data is saved (or sends an error status).
 	response.once('finish', () => {
 		answered = true;

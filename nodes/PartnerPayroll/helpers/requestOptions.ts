@@ -15,6 +15,7 @@ export const NODE_RATE_LIMIT_ADVICE =
 export const NODE_TIMEOUT_ADVICE =
 	'For a slow export, raise the time one attempt may wait: in this node, Settings > Request Options > Timeout (ms).';
 
+// n8n quirk Q12: docs/n8n-quirks.md
 export const requestOptionsField: INodeProperties = {
 	displayName: 'Request Options',
 	name: 'requestOptions',

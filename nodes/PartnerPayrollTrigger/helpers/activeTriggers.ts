@@ -2,6 +2,7 @@ import { POLL_BUDGET_MS } from './pollBudget';
 
 // What this n8n process knows of each active trigger (workflow + node), kept in memory only.
 
+// n8n quirk Q1: docs/n8n-quirks.md
 // The static data object of the newest activation of each trigger. n8n (ActiveWorkflowManager.add)
 // builds a new Workflow, so a new static data object, from the database at every activation:
 // publish, reactivation, restart. Removing the old activation only stops its schedule; a poll of it
@@ -19,6 +20,7 @@ export interface PollTicket {
 	startedAt: number;
 }
 
+// n8n quirk Q2: docs/n8n-quirks.md
 // n8n starts a scheduled poll even while the previous one still runs; the later one would fire the
 // same transitions. A poll older than twice its budget is given up (it may never settle).
 const runningPoll = new Map<string, PollTicket>();

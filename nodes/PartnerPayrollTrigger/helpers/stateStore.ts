@@ -7,6 +7,7 @@ import { isObject } from '../../shared/objects';
 
 const KEY_PREFIX = 'partnerPayrollTrigger:';
 
+// n8n quirk Q3: docs/n8n-quirks.md
 const keyOf = (context: IPollFunctions) => {
 	const node = context.getNode();
 	return `${KEY_PREFIX}${node.id || node.name}`;
@@ -26,6 +27,7 @@ export function readTriggerState(context: IPollFunctions): IDataObject {
 	return adopted;
 }
 
+// n8n quirk Q3: docs/n8n-quirks.md
 /**
  * Stores one event's state. Always a new object set on the workflow's static data itself: n8n marks
  * static data as changed (and saves it after the execution) only when a property of an object it

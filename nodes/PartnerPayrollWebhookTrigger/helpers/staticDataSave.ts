@@ -13,6 +13,7 @@ const MARK_AGAIN_EVERY_MS = 1;
 /** A hand-over longer than this is not waited for (Svix gives up on an answer after 15 s). */
 const MARK_AGAIN_FOR_AT_MOST_MS = 15_000;
 
+// n8n quirk Q4: docs/n8n-quirks.md
 /** Sets `staticData[field] = value` now and again until `answered()` says n8n's answer left. */
 export function writeUntilAnswered(
 	staticData: IDataObject,
