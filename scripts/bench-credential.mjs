@@ -5,7 +5,7 @@
 //
 //   node scripts/bench-credential.mjs [--before <commit>] [--markdown]
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -13,31 +13,46 @@ import { performance } from 'node:perf_hooks';
 const ROOT = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
 const before = args.includes('--before') ? args[args.indexOf('--before') + 1] : '7236b01';
-const FILES = ['common.ts', 'partnerCompanies.ts', 'PartnerPayrollPartnerApi.credentials.ts'];
 const WORK = join(ROOT, '.bench-credential');
 const require = createRequire(import.meta.url);
 
-/** The credential class compiled from `readSource(file)` for each of FILES. */
-function compiled(name, readSource) {
+/** The credential classes compiled from `files`, the credentials/ folder of one version. */
+function compiled(name, files) {
 	const src = join(WORK, name, 'src');
 	const out = join(WORK, name, 'out');
 	mkdirSync(src, { recursive: true });
-	for (const file of FILES) writeFileSync(join(src, file), readSource(file));
+	for (const [file, text] of Object.entries(files)) writeFileSync(join(src, file), text);
 	try {
 		execFileSync(
 			join(ROOT, 'node_modules', '.bin', 'tsc'),
 			['--outDir', out, '--module', 'commonjs', '--target', 'es2022', '--skipLibCheck', '--types', 'node',
-				...FILES.map((file) => join(src, file))],
+				...Object.keys(files).map((file) => join(src, file))],
 			{ stdio: 'pipe' },
 		);
 	} catch {
 		// Type errors (n8n-workflow's types are not resolved from here) do not stop the emit.
 	}
-	return require(join(out, 'PartnerPayrollPartnerApi.credentials.js')).PartnerPayrollPartnerApi;
+	return {
+		PartnerPayrollPartnerApi: require(join(out, 'PartnerPayrollPartnerApi.credentials.js')).PartnerPayrollPartnerApi,
+		PartnerPayrollApi: require(join(out, 'PartnerPayrollApi.credentials.js')).PartnerPayrollApi,
+	};
 }
 
-const git = (file) => execFileSync('git', ['show', `${before}:credentials/${file}`], { cwd: ROOT, encoding: 'utf8' });
-const current = (file) => execFileSync('cat', [join(ROOT, 'credentials', file)], { encoding: 'utf8' });
+const atCommit = () => {
+	const names = execFileSync('git', ['ls-tree', '--name-only', `${before}:credentials`], { cwd: ROOT, encoding: 'utf8' });
+	return Object.fromEntries(
+		names.split('\n').filter((file) => file.endsWith('.ts')).map((file) => [
+			file,
+			execFileSync('git', ['show', `${before}:credentials/${file}`], { cwd: ROOT, encoding: 'utf8' }),
+		]),
+	);
+};
+const inWorkTree = () =>
+	Object.fromEntries(
+		readdirSync(join(ROOT, 'credentials'))
+			.filter((file) => file.endsWith('.ts'))
+			.map((file) => [file, readFileSync(join(ROOT, 'credentials', file), 'utf8')]),
+	);
 
 function credentialsOf(count) {
 	const company = Array.from({ length: count }, (_, index) => {
@@ -78,11 +93,25 @@ async function perRequest(Credential, credentials, runs, hintHeader) {
 }
 
 rmSync(WORK, { recursive: true, force: true });
+const now = compiled('now', inWorkTree());
 const versions = [
-	{ name: `before (${before})`, Credential: compiled('before', git) },
-	{ name: 'now', Credential: compiled('now', current) },
+	{ name: `before (${before})`, Credential: compiled('before', atCommit()).PartnerPayrollPartnerApi },
+	{ name: 'now', Credential: now.PartnerPayrollPartnerApi },
 ];
 const rows = [];
+// The floor: the Access Token credential, one token and nothing to look up.
+{
+	const credential = new now.PartnerPayrollApi();
+	const credentials = { baseUrl: 'https://api.example.com/partner/v1', accessToken: 'token' };
+	const times = [];
+	for (let run = 0; run < 2000; run++) {
+		const started = performance.now();
+		await credential.authenticate(credentials, { url: '/companies/FR1001/payroll-status', headers: {} });
+		times.push((performance.now() - started) * 1000);
+	}
+	times.sort((a, b) => a - b);
+	rows.push({ count: 1, name: 'Access Token credential (one token, the floor)', median: times[1000], first: times[0], runs: 2000 });
+}
 for (const count of [10, 300, 10_000]) {
 	const credentials = credentialsOf(count);
 	for (const { name, Credential } of versions) {
@@ -97,5 +126,6 @@ const fmt = (us) => (us >= 1000 ? `${(us / 1000).toFixed(1)} ms` : `${us.toFixed
 console.log('| Companies in the credential | Version | Per request (median) | First request of a credential value | Requests timed |');
 console.log('|---|---|---|---|---|');
 for (const row of rows) {
-	console.log(`| ${row.count.toLocaleString('en')} | ${row.name} | ${fmt(row.median)} | ${fmt(row.first)} | ${row.runs} |`);
+	const first = row.count === 1 ? '—' : fmt(row.first);
+	console.log(`| ${row.count.toLocaleString('en')} | ${row.name} | ${fmt(row.median)} | ${first} | ${row.runs} |`);
 }
