@@ -6,13 +6,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import {
-	ACCESS_TOKEN_CHOICE,
-	OAUTH2_CHOICE,
-	PARTNER_CHOICE,
-	authenticationField,
-	readConnection,
-} from '../shared/authentication';
+import { authenticationField, readConnection } from '../shared/authentication';
 import { PartnerPayrollApiError } from '../shared/apiError';
 import { introspectToken } from '../shared/company';
 import type { Connection } from '../shared/connection';
@@ -74,12 +68,24 @@ export class PartnerPayroll implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'partnerPayrollApi', testedBy: 'partnerPayrollTokenTest', ...ACCESS_TOKEN_CHOICE },
-			{ name: 'partnerPayrollOAuth2Api', testedBy: 'partnerPayrollTokenTest', ...OAUTH2_CHOICE },
+			// Written out, not spread: n8n's lint reads each credential's displayOptions from the node file.
+			{
+				name: 'partnerPayrollApi',
+				testedBy: 'partnerPayrollTokenTest',
+				required: true,
+				displayOptions: { show: { authentication: ['accessToken'] } },
+			},
+			{
+				name: 'partnerPayrollOAuth2Api',
+				testedBy: 'partnerPayrollTokenTest',
+				required: true,
+				displayOptions: { show: { authentication: ['oAuth2'] } },
+			},
 			{
 				name: 'partnerPayrollPartnerApi',
 				testedBy: 'partnerPayrollCompaniesTest',
-				...PARTNER_CHOICE,
+				required: true,
+				displayOptions: { show: { authentication: ['partnerApi'] } },
 			},
 			// Only to write the Partner API credential's list (Remove Company), through n8n's public API.
 			{

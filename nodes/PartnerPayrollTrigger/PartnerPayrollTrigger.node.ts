@@ -8,12 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import { resolveCompanyId } from '../shared/company';
-import {
-	ACCESS_TOKEN_CHOICE,
-	OAUTH2_CHOICE,
-	PARTNER_CHOICE,
-	readConnection,
-} from '../shared/authentication';
+import { readConnection } from '../shared/authentication';
 import type { Connection } from '../shared/connection';
 import { credentialTests } from '../shared/credentialTest';
 import { asNodeError } from '../shared/errors';
@@ -57,12 +52,24 @@ export class PartnerPayrollTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'partnerPayrollApi', testedBy: 'partnerPayrollTokenTest', ...ACCESS_TOKEN_CHOICE },
-			{ name: 'partnerPayrollOAuth2Api', testedBy: 'partnerPayrollTokenTest', ...OAUTH2_CHOICE },
+			// Written out, not spread: n8n's lint reads each credential's displayOptions from the node file.
+			{
+				name: 'partnerPayrollApi',
+				testedBy: 'partnerPayrollTokenTest',
+				required: true,
+				displayOptions: { show: { authentication: ['accessToken'] } },
+			},
+			{
+				name: 'partnerPayrollOAuth2Api',
+				testedBy: 'partnerPayrollTokenTest',
+				required: true,
+				displayOptions: { show: { authentication: ['oAuth2'] } },
+			},
 			{
 				name: 'partnerPayrollPartnerApi',
 				testedBy: 'partnerPayrollCompaniesTest',
-				...PARTNER_CHOICE,
+				required: true,
+				displayOptions: { show: { authentication: ['partnerApi'] } },
 			},
 		],
 		properties: triggerProperties,

@@ -2,7 +2,6 @@ import { createHash } from 'crypto';
 import type {
 	IAdditionalCredentialOptions,
 	ICredentialDataDecryptedObject,
-	INodeCredentialDescription,
 	INodeProperties,
 } from 'n8n-workflow';
 
@@ -27,25 +26,6 @@ export const authenticationField: INodeProperties = {
 		{ name: 'Partner API (Many Companies)', value: 'partnerApi' },
 	],
 	default: 'oAuth2',
-};
-
-type CredentialChoice = Omit<INodeCredentialDescription, 'name'>;
-
-// The credential each value of `authentication` selects. Each node lists them with their names and
-// `testedBy` written out: n8n's lint reads those from the node file.
-export const ACCESS_TOKEN_CHOICE: CredentialChoice = {
-	required: true,
-	displayOptions: { show: { authentication: ['accessToken'] } },
-};
-
-export const OAUTH2_CHOICE: CredentialChoice = {
-	required: true,
-	displayOptions: { show: { authentication: ['oAuth2'] } },
-};
-
-export const PARTNER_CHOICE: CredentialChoice = {
-	required: true,
-	displayOptions: { show: { authentication: ['partnerApi'] } },
 };
 
 /** The `authentication` parameter; its default is the field's. */
