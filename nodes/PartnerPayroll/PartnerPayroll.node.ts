@@ -125,9 +125,11 @@ export class PartnerPayroll implements INodeType {
 			requestOptions,
 		});
 		const itemIndices = this.getInputData().map((_, itemIndex) => itemIndex);
+		const continueOnFail = this.continueOnFail();
 		await operation.prepare?.call(this, itemIndices, connection);
-		const outcomes = await runItems(this, operation, connection, itemIndices, requestOptions);
-		return [outputInOrder(this, itemIndices, outcomes)];
+		const run = { operation, connection, requestOptions, continueOnFail };
+		const outcomes = await runItems(this, run, itemIndices);
+		return [outputInOrder(this, itemIndices, outcomes, continueOnFail)];
 	}
 }
 
@@ -159,13 +161,16 @@ function operationOf(context: IExecuteFunctions): Operation {
  */
 async function runItems(
 	context: IExecuteFunctions,
-	operation: Operation,
-	connection: Connection,
+	run: {
+		operation: Operation;
+		connection: Connection;
+		requestOptions: NodeRequestOptions;
+		continueOnFail: boolean;
+	},
 	itemIndices: number[],
-	requestOptions: NodeRequestOptions,
 ): Promise<Outcome[]> {
+	const { operation, connection, requestOptions, continueOnFail } = run;
 	const outcomes: Outcome[] = [];
-	const continueOnFail = context.continueOnFail();
 	const inFlight = operation.oneItemAtATime ? 1 : ITEMS_IN_FLIGHT;
 	// Batching (Request Options): a batch of items, then a pause, as n8n's own option does
 	// (-1 turns it off, 0 counts as 1).
@@ -203,6 +208,7 @@ function outputInOrder(
 	context: IExecuteFunctions,
 	itemIndices: number[],
 	outcomes: Outcome[],
+	continueOnFail: boolean,
 ): INodeExecutionData[] {
 	const output: INodeExecutionData[] = [];
 	for (const itemIndex of itemIndices) {
@@ -218,7 +224,7 @@ function outputInOrder(
 			continue;
 		}
 		const nodeError = asNodeError(context.getNode(), outcome.error, itemIndex);
-		if (!context.continueOnFail()) throw nodeError;
+		if (!continueOnFail) throw nodeError;
 		output.push({
 			json: { error: nodeError.message },
 			error: nodeError,

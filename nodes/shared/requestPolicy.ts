@@ -65,9 +65,8 @@ interface RequestPolicy {
  * attempt's options (the transport chooses them). Each attempt gets the options with its own `timeout`.
  */
 export interface Sending {
-	// n8n's helpers differ in their arguments; the transport pairs each with its own.
-	// eslint-disable-next-line @typescript-eslint/no-explicit-any
-	helper: (...args: any[]) => Promise<any>;
+	/** n8n's helpers differ in their arguments: the transport pairs each with its own. */
+	helper: (...args: never[]) => Promise<unknown>;
 	thisArg: unknown;
 	before: unknown[];
 	options: object;
@@ -240,7 +239,10 @@ async function sendAttempt<T>(
 	answer: (response: IN8nHttpFullResponse) => Promise<T>,
 ): Promise<T> {
 	const args = [...sending.before, { ...sending.options, timeout: timeoutMs }, ...sending.after];
-	const sent = sending.helper.apply(sending.thisArg, args) as Promise<IN8nHttpFullResponse>;
+	const sent = sending.helper.apply(
+		sending.thisArg,
+		args as never[],
+	) as Promise<IN8nHttpFullResponse>;
 	const response = await sent.catch((error: unknown) => {
 		answered();
 		throw error;
