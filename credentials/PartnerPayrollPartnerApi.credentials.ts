@@ -10,10 +10,17 @@ import { apiBaseUrlField, authServerUrlField } from './common';
 import { COMPANY_HINT_HEADER, CompanyRefusal } from './companyRequests';
 import { lookUpCompany } from './partnerCompanies';
 
-/** The company an API path is for: the id in `/companies/{id}` or `/companies-fr/{id}`. */
-function companyInPath(path: string): string | undefined {
-	const segment = /\/companies(?:-fr)?\/([^/?#]+)/.exec(path)?.[1];
-	return segment === undefined ? undefined : decodeURIComponent(segment);
+/**
+ * Every company an API path names: the segment after each `companies` or `companies-fr`, in any case
+ * (a server may not care about the case, so neither does this check).
+ */
+function companiesInPath(path: string): string[] {
+	const segments = path.split('/');
+	return segments.flatMap((segment, index) =>
+		/^companies(-fr)?$/i.test(segment) && index + 1 < segments.length
+			? [decodeURIComponent(segments[index + 1])]
+			: [],
+	);
 }
 
 /** The absolute address a request goes to, whether its `url` is absolute or relative to `baseURL`. */
@@ -165,8 +172,14 @@ export class PartnerPayrollPartnerApi implements ICredentialType, RestrictableTo
 				`The token of company ${companyId} goes only to the credential's API Base URL and Authorization Server URL, not to ${target.origin}; nothing was sent.`,
 			);
 		}
-		const pathCompany = companyInPath(target.pathname);
-		if (pathCompany !== undefined && pathCompany !== companyId) {
+		// Path parameters (`/companies;v=1/…`) could hide a company from the check below.
+		if (target.pathname.includes(';') || /%3b/i.test(target.pathname)) {
+			throw new CompanyRefusal(
+				`The request path "${target.pathname}" has a ";" parameter, which the API does not use; nothing was sent.`,
+			);
+		}
+		const pathCompany = companiesInPath(target.pathname).find((named) => named !== companyId);
+		if (pathCompany !== undefined) {
 			throw new CompanyRefusal(
 				`A request for company ${pathCompany} would carry the token of company ${companyId}; nothing was sent.`,
 			);

@@ -107,6 +107,30 @@ describe('Partner Payroll Partner API credential', () => {
 			`${API}/companies/FR1002/payroll`,
 			'A request for company FR1002 would carry the token of company FR1001',
 		],
+		[
+			'a path of another company, in capitals',
+			'FR1001',
+			`${API}/Companies/FR1002/payroll`,
+			'A request for company FR1002 would carry the token of company FR1001',
+		],
+		[
+			"another company's French record, in capitals",
+			'FR1001',
+			`${API}/COMPANIES-FR/FR1002`,
+			'A request for company FR1002 would carry the token of company FR1001',
+		],
+		[
+			'a second company further down the path',
+			'FR1001',
+			`${API}/companies/FR1001/x/companies/FR1002`,
+			'A request for company FR1002 would carry the token of company FR1001',
+		],
+		[
+			'a path parameter',
+			'FR1001',
+			`${API}/companies;v=1/FR1002/payroll`,
+			'has a ";" parameter',
+		],
 	])('refuses %s, without a token in the message', async (_case, companyId, url, message) => {
 		const attempt = credential.authenticate(credentialsWith(three), request(companyId, url));
 		await expect(attempt).rejects.toThrow(message);
