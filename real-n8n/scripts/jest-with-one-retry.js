@@ -38,7 +38,10 @@ function runJest(args, label) {
 const suiteKey = (line) => `${line.project}\n${line.file}`;
 const testName = (line) => `${line.project} › ${path.relative(LAB_DIR, line.file)} › ${line.test ?? '(the suite could not run)'}`;
 const count = (lines, status) => lines.filter((line) => line.test !== undefined && line.status === status).length;
-const minutes = (seconds) => `${Math.floor(seconds / 60)} min ${String(Math.round(seconds % 60)).padStart(2, '0')} s`;
+const minutes = (seconds) => {
+	const whole = Math.round(seconds);
+	return `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, '0')} s`;
+};
 
 /** Every suite's time (the reporter's `seconds` lines), longest first, then their sum and the wall time. */
 function printSuiteTimes(runs, wallSeconds) {
