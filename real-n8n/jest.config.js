@@ -21,6 +21,8 @@ module.exports = {
 	// Two test files at a time, also on 2 cores: the suites spend most of their time waiting for n8n's poll
 	// schedule (a minute in the newest n8n), not computing.
 	maxWorkers: 2,
+	// The longest suites first, also on a fresh clone.
+	testSequencer: '<rootDir>/test/support/longest-first-sequencer.js',
 	// n8n's child processes are stopped by each suite; a stray keep-alive socket must not hold jest open.
 	forceExit: true,
 	projects: [

@@ -20,16 +20,12 @@ const DEFINITIONS = [
 		installDir: path.join(repoRoot, '.n8n-runtime-newest'),
 		// Install scripts off (a Kafka client's native build fails here), then build sqlite3 alone.
 		install: 'ignore-scripts-then-rebuild-sqlite3',
-		// n8n after 2.9 refuses poll schedules shorter than one minute.
-		pollEverySeconds: 60,
 	},
 	{
 		label: 'pinned',
 		recipeDir: path.join(repoRoot, 'real-n8n', 'n8n'),
 		installDir: path.join(repoRoot, '.n8n-runtime'),
 		install: 'with-scripts',
-		// 2.8.4 accepts a cron with an explicit seconds list.
-		pollEverySeconds: 10,
 	},
 ];
 

@@ -3,6 +3,7 @@
 // The lab's suites as CI runs them: every suite once, then each suite that failed once more, in its own n8n
 // version (Jest project). A test that fails twice fails the run. A test that passed only on its second run is
 // a race to fix, not to hide: each one is listed by name at the end of the output and in RETRIED_FILE.
+// The run ends with every suite's time, longest first, and the total.
 // Arguments are passed to the first Jest run (e.g. --selectProjects e2e-n8n-2.8.4).
 //
 //   node scripts/jest-with-one-retry.js [jest arguments]
@@ -37,6 +38,25 @@ function runJest(args, label) {
 const suiteKey = (line) => `${line.project}\n${line.file}`;
 const testName = (line) => `${line.project} › ${path.relative(LAB_DIR, line.file)} › ${line.test ?? '(the suite could not run)'}`;
 const count = (lines, status) => lines.filter((line) => line.test !== undefined && line.status === status).length;
+const minutes = (seconds) => {
+	const whole = Math.round(seconds);
+	return `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, '0')} s`;
+};
+
+/** Every suite's time (the reporter's `seconds` lines), longest first, then their sum and the wall time. */
+function printSuiteTimes(runs, wallSeconds) {
+	const suites = runs
+		.flatMap(({ label, lines }) => lines.filter((line) => line.seconds !== undefined).map((line) => ({ ...line, label })))
+		.sort((a, b) => b.seconds - a.seconds);
+	console.log('');
+	say('Suite times, longest first:');
+	for (const suite of suites) {
+		const run = suite.label === 'first' ? '' : ' (second run)';
+		say(`  ${String(Math.round(suite.seconds)).padStart(5)} s  ${suite.project} › ${path.relative(LAB_DIR, suite.file)}${run}`);
+	}
+	const sum = suites.reduce((total, suite) => total + suite.seconds, 0);
+	say(`${suites.length} suite runs, ${minutes(sum)} together; the lab took ${minutes(wallSeconds)}`);
+}
 
 function writeRetried(names) {
 	fs.mkdirSync(path.dirname(RETRIED_FILE), { recursive: true });
@@ -45,17 +65,21 @@ function writeRetried(names) {
 }
 
 function main() {
+	const started = Date.now();
+	const wallSeconds = () => (Date.now() - started) / 1000;
 	const first = runJest(process.argv.slice(2), 'first');
 	const failedSuites = new Map();
 	for (const line of first.lines.filter((entry) => entry.status === 'failed')) {
 		failedSuites.set(suiteKey(line), { project: line.project, file: line.file });
 	}
 	if (first.status === 0) {
+		printSuiteTimes([{ label: 'first', lines: first.lines }], wallSeconds());
 		writeRetried([]);
 		say(`${count(first.lines, 'passed')} passed, 0 failed (no suite needed a second run)`);
 		return 0;
 	}
 	if (failedSuites.size === 0) {
+		printSuiteTimes([{ label: 'first', lines: first.lines }], wallSeconds());
 		say(`Jest exited with ${first.status} without a failed test to run again: failing.`);
 		return first.status || 1;
 	}
@@ -82,6 +106,7 @@ function main() {
 	const finalLines = [...notRetried, ...second.lines];
 	writeRetried(retried);
 
+	printSuiteTimes([{ label: 'first', lines: first.lines }, { label: 'second', lines: second.lines }], wallSeconds());
 	console.log('');
 	if (retried.length > 0) {
 		say(`${retried.length} test(s) passed only on their second run (also in ${path.relative(REPO_ROOT, RETRIED_FILE)}); fix them:`);

@@ -83,7 +83,9 @@ describe('the node in the node panel', () => {
 		const actionsHeader = panel.getByText(`Actions (${actions.length})`);
 		await actionsHeader.waitFor();
 		if (!(await panel.getByText(actions[0], { exact: true }).isVisible())) await actionsHeader.click();
-		await panel.getByText(actions[0], { exact: true }).waitFor();
+		// The unfolded list renders in steps: read the panel once every action has appeared (a missing one
+		// fails here, by name).
+		for (const action of actions) await panel.getByText(action, { exact: true }).waitFor();
 
 		const text = await panel.innerText();
 		expect(text).toContain('Via npm');

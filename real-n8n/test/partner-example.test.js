@@ -2,8 +2,8 @@
 // The partner example (real-n8n/examples/partner-payment-files.json) end to end in a real n8n, set up as
 // `npm start` does it: the example's credentials (its Partner API credential here holding the sandbox's 300
 // companies, each with its company API key), the example imported and published, and the sandbox's webhook
-// endpoint at its production URL. One change: its polling trigger polls on the lab's schedule (every 10 s in
-// n8n 2.8.4, every minute in 2.40.7) instead of every hour. (A restart is no shortcut: n8n saves a poll's state
+// endpoint at its production URL. One change: its polling trigger polls on the lab's schedule (every 10 s,
+// lib/poll-schedule.js) instead of every hour. (A restart is no shortcut: n8n saves a poll's state
 // only when the poll fired, so the activation's baseline would be made again after it; docs/exactly-once.md.)
 //
 // Three companies complete their month and one company's token is revoked. The webhook delivers the three

@@ -1,7 +1,6 @@
 'use strict';
-// The trigger inside a real n8n (`n8n start`, workflow published, the shortest poll schedule the n8n version
-// accepts: every 10 s in 2.8.4, every minute in newer versions), watching a
-// relative window (Current and Previous Month, Europe/Paris): flipping the current month to `completed` in
+// The trigger inside a real n8n (`n8n start`, workflow published, the lab's poll schedule: every 10 s,
+// lib/poll-schedule.js), watching a relative window (Current and Previous Month, Europe/Paris): flipping the current month to `completed` in
 // the sandbox gives exactly one execution with the right item; later polls and a restart of n8n give none;
 // reopening and completing it again gives exactly one more.
 const {

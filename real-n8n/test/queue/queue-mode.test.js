@@ -38,7 +38,7 @@ const {
 } = require('../../lib');
 
 const RUNTIME = n8nRuntime();
-const SCHEDULE = pollSchedule(RUNTIME);
+const SCHEDULE = pollSchedule();
 const FAULT = process.env.QUEUE_E2E_FAULT ?? '';
 const SETUP_TIMEOUT_MS = 25 * 60_000; // includes installing n8n, Redis and Postgres when missing
 jest.setTimeout(SCHEDULE.waitMs(4) + 120_000);
