@@ -30,6 +30,20 @@ const COMPANY_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** Whether `value` has the shape of the service's company ids (what a row of the list may hold). */
 export const isCompanyId = (value: string) => COMPANY_ID.test(value);
 
+/**
+ * Characters a label may not hold: control, format (bidi overrides, zero-width), private-use and
+ * unassigned ones, and the line and paragraph separators. They can make one company's row read as another's.
+ */
+const HIDDEN_OR_CONTROL = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\u2028\u2029]/u;
+
+/** The first character of `label` that a label may not hold, as U+XXXX, or undefined when there is none. */
+export function forbiddenLabelCharacter(label: string): string | undefined {
+	const found = HIDDEN_OR_CONTROL.exec(label)?.[0];
+	return found === undefined
+		? undefined
+		: `U+${found.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
 export class CompanyListError extends Error {
 	constructor(message: string) {
 		super(message);
@@ -91,6 +105,10 @@ function rowProblem(
 	]) {
 		if (value !== value.trim())
 			return `The company list's ${entry}: its ${field} starts or ends with spaces. Remove them.`;
+	}
+	const hidden = forbiddenLabelCharacter(label);
+	if (hidden) {
+		return `The company list's ${entry}: its Label holds a control or invisible character (${hidden}). Retype the label.`;
 	}
 	if (!COMPANY_ID.test(companyId)) {
 		return `The company list's ${entry}: Company ID "${companyId}" is not a company ID (letters, digits, "-" and "_", up to 64).`;

@@ -259,6 +259,26 @@ describe('the company list', () => {
 	});
 });
 
+describe('labels of the company list', () => {
+	it.each([
+		['a bidi override', 'Boulangerie\u202Eecnarussa', 'U+202E'],
+		['a zero-width space', 'Boulan\u200Bgerie', 'U+200B'],
+		['a C1 control', 'Boulangerie\u0085', 'U+0085'],
+	])('refuses a row whose label holds %s, naming the character, and serves the others', async (_case, label, code) => {
+		const rows = [{ ...row('FR1001'), label }, row('FR1002', 'Café')];
+		const attempt = credential.authenticate(
+			credentialsWith(rows),
+			request('FR1001', `${API}/companies/FR1001`),
+		);
+		await expect(attempt).rejects.toThrow(`its Label holds a control or invisible character (${code})`);
+		const other = await credential.authenticate(
+			credentialsWith(rows),
+			request('FR1002', `${API}/companies/FR1002`),
+		);
+		expect(other.headers?.Authorization).toBe('Bearer token-of-FR1002');
+	});
+});
+
 describe('the company list, read once per value of the credential', () => {
 	const manyRows = (count: number) =>
 		Array.from({ length: count }, (_, index) => {

@@ -7,7 +7,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { isCompanyId } from '../../../credentials/partnerCompanies';
+import { forbiddenLabelCharacter, isCompanyId } from '../../../credentials/partnerCompanies';
 import {
 	ListChangeLost,
 	N8nApiProblem,
@@ -18,7 +18,6 @@ import {
 import type { Introspection } from '../../shared/company';
 import { withoutTrailingSlashes } from '../../shared/authentication';
 import { requestedScopes } from '../../shared/credentialTest';
-import { hasControlCharacter } from '../../shared/ids';
 import { exchangeCode } from './exchange';
 import { PARTNER_MUST_FINISH, sendPage, sendRedirect } from './pages';
 import { signConnectedPage, signState } from './linkSigning';
@@ -65,8 +64,9 @@ export function sendToConsent(
 	partner: ICredentialDataDecryptedObject,
 	redirectUri: string,
 ): IWebhookResponseData {
-	const trimmed = label.trim();
-	if (trimmed.length > MAX_LABEL_LENGTH || hasControlCharacter(trimmed)) {
+	// One form for one text: a label typed with combining accents reads and compares as the composed one.
+	const trimmed = label.trim().normalize('NFC');
+	if (trimmed.length > MAX_LABEL_LENGTH || forbiddenLabelCharacter(trimmed) !== undefined) {
 		sendPage(context, 400, 'This link is not valid', [
 			`The label in the link must be text of at most ${MAX_LABEL_LENGTH} characters. Ask your partner for the link again.`,
 		]);

@@ -164,6 +164,26 @@ describe('the connect link', () => {
 		expect(answer.headers.location).toBeUndefined();
 		expect(answer.body).toContain('at most 100 characters');
 	});
+
+	test.each([
+		['a bidi override', 'Boulangerie\u202Eecnarussa'],
+		['a zero-width space', 'Boulan\u200Bgerie'],
+		['a C1 control', 'Boulangerie\u0085'],
+		['a private-use character', 'Boulangerie\uE000'],
+		['a line separator', 'Boulangerie\u2028Martin'],
+	])('a label with %s is refused with a page, before any redirect', async (_case, label) => {
+		const answer = await workflow.open({ label });
+		expect(answer.status).toBe(400);
+		expect(answer.headers.location).toBeUndefined();
+	});
+
+	test('a label typed with combining accents is signed in its composed form', async () => {
+		const answer = await workflow.open({ label: 'Cafe\u0301 Martin' });
+		expect(answer.status).toBe(302);
+		const state = new URL(String(answer.headers.location)).searchParams.get('state') ?? '';
+		const payload = JSON.parse(Buffer.from(state.split('.')[0], 'base64url').toString());
+		expect(payload.label).toBe('Caf\u00e9 Martin');
+	});
 });
 
 describe('connecting companies', () => {
