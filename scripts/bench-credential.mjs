@@ -25,26 +25,46 @@ function compiled(name, files) {
 	try {
 		execFileSync(
 			join(ROOT, 'node_modules', '.bin', 'tsc'),
-			['--outDir', out, '--module', 'commonjs', '--target', 'es2022', '--skipLibCheck', '--types', 'node',
-				...Object.keys(files).map((file) => join(src, file))],
+			[
+				'--outDir',
+				out,
+				'--module',
+				'commonjs',
+				'--target',
+				'es2022',
+				'--skipLibCheck',
+				'--types',
+				'node',
+				...Object.keys(files).map((file) => join(src, file)),
+			],
 			{ stdio: 'pipe' },
 		);
 	} catch {
 		// Type errors (n8n-workflow's types are not resolved from here) do not stop the emit.
 	}
 	return {
-		PartnerPayrollPartnerApi: require(join(out, 'PartnerPayrollPartnerApi.credentials.js')).PartnerPayrollPartnerApi,
+		PartnerPayrollPartnerApi: require(join(out, 'PartnerPayrollPartnerApi.credentials.js'))
+			.PartnerPayrollPartnerApi,
 		PartnerPayrollApi: require(join(out, 'PartnerPayrollApi.credentials.js')).PartnerPayrollApi,
 	};
 }
 
 const atCommit = () => {
-	const names = execFileSync('git', ['ls-tree', '--name-only', `${before}:credentials`], { cwd: ROOT, encoding: 'utf8' });
+	const names = execFileSync('git', ['ls-tree', '--name-only', `${before}:credentials`], {
+		cwd: ROOT,
+		encoding: 'utf8',
+	});
 	return Object.fromEntries(
-		names.split('\n').filter((file) => file.endsWith('.ts')).map((file) => [
-			file,
-			execFileSync('git', ['show', `${before}:credentials/${file}`], { cwd: ROOT, encoding: 'utf8' }),
-		]),
+		names
+			.split('\n')
+			.filter((file) => file.endsWith('.ts'))
+			.map((file) => [
+				file,
+				execFileSync('git', ['show', `${before}:credentials/${file}`], {
+					cwd: ROOT,
+					encoding: 'utf8',
+				}),
+			]),
 	);
 };
 const inWorkTree = () =>
@@ -85,7 +105,11 @@ async function perRequest(Credential, credentials, runs, hintHeader) {
 		started = performance.now();
 		const signed = await credential.authenticate(credentials, request());
 		times.push((performance.now() - started) * 1000);
-		if (!String(signed.headers.Authorization).endsWith(`token-${credentials.companies.company.length - 1}`))
+		if (
+			!String(signed.headers.Authorization).endsWith(
+				`token-${credentials.companies.company.length - 1}`,
+			)
+		)
 			throw new Error('authenticate sent another token');
 	}
 	times.sort((a, b) => a - b);
@@ -95,7 +119,10 @@ async function perRequest(Credential, credentials, runs, hintHeader) {
 rmSync(WORK, { recursive: true, force: true });
 const now = compiled('now', inWorkTree());
 const versions = [
-	{ name: `before (${before})`, Credential: compiled('before', atCommit()).PartnerPayrollPartnerApi },
+	{
+		name: `before (${before})`,
+		Credential: compiled('before', atCommit()).PartnerPayrollPartnerApi,
+	},
 	{ name: 'now', Credential: now.PartnerPayrollPartnerApi },
 ];
 const rows = [];
@@ -106,11 +133,20 @@ const rows = [];
 	const times = [];
 	for (let run = 0; run < 2000; run++) {
 		const started = performance.now();
-		await credential.authenticate(credentials, { url: '/companies/FR1001/payroll-status', headers: {} });
+		await credential.authenticate(credentials, {
+			url: '/companies/FR1001/payroll-status',
+			headers: {},
+		});
 		times.push((performance.now() - started) * 1000);
 	}
 	times.sort((a, b) => a - b);
-	rows.push({ count: 1, name: 'Access Token credential (one token, the floor)', median: times[1000], first: times[0], runs: 2000 });
+	rows.push({
+		count: 1,
+		name: 'Access Token credential (one token, the floor)',
+		median: times[1000],
+		first: times[0],
+		runs: 2000,
+	});
 }
 for (const count of [10, 300, 10_000]) {
 	const credentials = credentialsOf(count);
@@ -123,9 +159,13 @@ for (const count of [10, 300, 10_000]) {
 }
 rmSync(WORK, { recursive: true, force: true });
 const fmt = (us) => (us >= 1000 ? `${(us / 1000).toFixed(1)} ms` : `${us.toFixed(1)} µs`);
-console.log('| Companies in the credential | Version | Per request (median) | First request of a credential value | Requests timed |');
+console.log(
+	'| Companies in the credential | Version | Per request (median) | First request of a credential value | Requests timed |',
+);
 console.log('|---|---|---|---|---|');
 for (const row of rows) {
 	const first = row.count === 1 ? '—' : fmt(row.first);
-	console.log(`| ${row.count.toLocaleString('en')} | ${row.name} | ${fmt(row.median)} | ${first} | ${row.runs} |`);
+	console.log(
+		`| ${row.count.toLocaleString('en')} | ${row.name} | ${fmt(row.median)} | ${first} | ${row.runs} |`,
+	);
 }

@@ -2,11 +2,7 @@ import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-wo
 
 import { PartnerPayrollPartnerApi } from '../../credentials/PartnerPayrollPartnerApi.credentials';
 import { COMPANY_HINT_HEADER } from '../../credentials/companyRequests';
-import {
-	bindToken,
-	readCompanyIndex,
-	readCompanyRows,
-} from '../../credentials/partnerCompanies';
+import { bindToken, readCompanyIndex, readCompanyRows } from '../../credentials/partnerCompanies';
 
 const credential = new PartnerPayrollPartnerApi();
 const API = 'https://api.payroll.example/v1';
@@ -125,12 +121,7 @@ describe('Partner Payroll Partner API credential', () => {
 			`${API}/companies/FR1001/x/companies/FR1002`,
 			'A request for company FR1002 would carry the token of company FR1001',
 		],
-		[
-			'a path parameter',
-			'FR1001',
-			`${API}/companies;v=1/FR1002/payroll`,
-			'has a ";" parameter',
-		],
+		['a path parameter', 'FR1001', `${API}/companies;v=1/FR1002/payroll`, 'has a ";" parameter'],
 	])('refuses %s, without a token in the message', async (_case, companyId, url, message) => {
 		const attempt = credential.authenticate(credentialsWith(three), request(companyId, url));
 		await expect(attempt).rejects.toThrow(message);
@@ -264,26 +255,35 @@ describe('labels of the company list', () => {
 		['a bidi override', 'Boulangerie\u202Eecnarussa', 'U+202E'],
 		['a zero-width space', 'Boulan\u200Bgerie', 'U+200B'],
 		['a C1 control', 'Boulangerie\u0085', 'U+0085'],
-	])('refuses a row whose label holds %s, naming the character, and serves the others', async (_case, label, code) => {
-		const rows = [{ ...row('FR1001'), label }, row('FR1002', 'Café')];
-		const attempt = credential.authenticate(
-			credentialsWith(rows),
-			request('FR1001', `${API}/companies/FR1001`),
-		);
-		await expect(attempt).rejects.toThrow(`its Label holds a control or invisible character (${code})`);
-		const other = await credential.authenticate(
-			credentialsWith(rows),
-			request('FR1002', `${API}/companies/FR1002`),
-		);
-		expect(other.headers?.Authorization).toBe('Bearer token-of-FR1002');
-	});
+	])(
+		'refuses a row whose label holds %s, naming the character, and serves the others',
+		async (_case, label, code) => {
+			const rows = [{ ...row('FR1001'), label }, row('FR1002', 'Café')];
+			const attempt = credential.authenticate(
+				credentialsWith(rows),
+				request('FR1001', `${API}/companies/FR1001`),
+			);
+			await expect(attempt).rejects.toThrow(
+				`its Label holds a control or invisible character (${code})`,
+			);
+			const other = await credential.authenticate(
+				credentialsWith(rows),
+				request('FR1002', `${API}/companies/FR1002`),
+			);
+			expect(other.headers?.Authorization).toBe('Bearer token-of-FR1002');
+		},
+	);
 });
 
 describe('the company list, read once per value of the credential', () => {
 	const manyRows = (count: number) =>
 		Array.from({ length: count }, (_, index) => {
 			const companyId = `C${index}`;
-			return { companyId, label: `Client ${index}`, accessToken: bindToken(companyId, `token-${index}`) };
+			return {
+				companyId,
+				label: `Client ${index}`,
+				accessToken: bindToken(companyId, `token-${index}`),
+			};
 		});
 
 	it('reads a value of the list once, and a new value again', () => {

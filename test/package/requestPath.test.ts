@@ -29,7 +29,12 @@ it('Download Payment File with the Partner API credential: no product file enter
 	started = true;
 	try {
 		const [item] = await runPartnerPayroll(
-			{ resource: 'payroll', operation: 'downloadPaymentFile', companyId: 'FR1001', month: '202610' },
+			{
+				resource: 'payroll',
+				operation: 'downloadPaymentFile',
+				companyId: 'FR1001',
+				month: '202610',
+			},
 			credentials,
 		);
 		expect(item.binary?.data?.fileName).toBe('payment-file-FR1001-202610');

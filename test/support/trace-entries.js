@@ -26,7 +26,8 @@ function traceFileEntries(folders, recording) {
 	const wrapMethods = (file, target) => {
 		for (const name of Object.getOwnPropertyNames(target)) {
 			const descriptor = Object.getOwnPropertyDescriptor(target, name);
-			if (name === 'constructor' || !descriptor.writable || typeof descriptor.value !== 'function') continue;
+			if (name === 'constructor' || !descriptor.writable || typeof descriptor.value !== 'function')
+				continue;
 			target[name] = wrap(file, descriptor.value);
 		}
 	};

@@ -1,7 +1,10 @@
 import { randomUUID } from 'crypto';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { signState, verifyState } from '../../../nodes/PartnerPayrollConnectTrigger/helpers/linkSigning';
+import {
+	signState,
+	verifyState,
+} from '../../../nodes/PartnerPayrollConnectTrigger/helpers/linkSigning';
 import {
 	ALL_SCOPES,
 	DEFAULT_CLIENT,

@@ -89,7 +89,11 @@ describe('readConnection with the Partner API credential', () => {
 	it("names each request's company to the credential, and asCompany its own on every request", async () => {
 		const { context, sent } = partnerContext();
 		const connection = await readConnection(context, { rateLimitAdvice: '' });
-		await apiRequest(context, connection, { method: 'GET', companyId: 'FR1001', path: '/payroll-status' });
+		await apiRequest(context, connection, {
+			method: 'GET',
+			companyId: 'FR1001',
+			path: '/payroll-status',
+		});
 		const company = connection.partner!.asCompany('FR1001');
 		expect(company.accessToken).toBe(tokens.FR1001);
 		await apiRequest(context, company, {
@@ -113,5 +117,4 @@ describe('readConnection with the Partner API credential', () => {
 			/holds the token of company FR1001/,
 		);
 	});
-
 });

@@ -182,12 +182,9 @@ describe('attempts and their timeout', () => {
 
 	it("the user's Timeout is the attempt timeout, longer than 25 s too", async () => {
 		const timeouts: number[] = [];
-		await attempting(
-			{ node, method: 'GET', attemptTimeoutMs: 60_000 },
-			async ({ timeoutMs }) => {
-				timeouts.push(timeoutMs);
-			},
-		);
+		await attempting({ node, method: 'GET', attemptTimeoutMs: 60_000 }, async ({ timeoutMs }) => {
+			timeouts.push(timeoutMs);
+		});
 		await attempting({ node, method: 'GET' }, async ({ timeoutMs }) => {
 			timeouts.push(timeoutMs);
 		});
