@@ -18,9 +18,18 @@ function companiesInPath(path: string): string[] {
 	const segments = path.split('/');
 	return segments.flatMap((segment, index) =>
 		/^companies(-fr)?$/i.test(segment) && index + 1 < segments.length
-			? [decodeURIComponent(segments[index + 1])]
+			? [decodedSegment(segments[index + 1])]
 			: [],
 	);
+}
+
+/** A path segment as the server reads it; one that does not decode stays as it is (and names no listed company). */
+function decodedSegment(segment: string): string {
+	try {
+		return decodeURIComponent(segment);
+	} catch {
+		return segment;
+	}
 }
 
 /** The absolute address a request goes to, whether its `url` is absolute or relative to `baseURL`. */

@@ -122,6 +122,12 @@ describe('Partner Payroll Partner API credential', () => {
 			'A request for company FR1002 would carry the token of company FR1001',
 		],
 		['a path parameter', 'FR1001', `${API}/companies;v=1/FR1002/payroll`, 'has a ";" parameter'],
+		[
+			'a company segment that does not decode',
+			'FR1001',
+			`${API}/companies/%E0%A4%A/payroll`,
+			'A request for company %E0%A4%A would carry the token of company FR1001',
+		],
 	])('refuses %s, without a token in the message', async (_case, companyId, url, message) => {
 		const attempt = credential.authenticate(credentialsWith(three), request(companyId, url));
 		await expect(attempt).rejects.toThrow(message);
