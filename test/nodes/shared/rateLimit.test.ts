@@ -28,7 +28,9 @@ const answer = (limit: number, remaining: number, statusCode = 200) => ({
 
 /**
  * Takes `count` slots one after the other, each sent and answered at once (a request that takes no
- * time); returns in which second (from the start) each was given.
+ * time); returns in which second of the clock (counted from the start's) each was given, as the
+ * service counts them. (Counted from the start instant instead, a start late in a second and a wait
+ * with no jitter would put the next second's first slot in second 0.)
  */
 async function secondsOfSlots(
 	pacer: Pacer,
@@ -36,12 +38,12 @@ async function secondsOfSlots(
 	count: number,
 	kind: 'read' | 'write' = 'read',
 ) {
-	const start = clock.now();
+	const startSecond = Math.floor(clock.now() / 1000);
 	const seconds: number[] = [];
 	for (let index = 0; index < count; index++) {
 		await pacer.takeSlot(APP, kind);
 		pacer.sending(APP, kind)();
-		seconds.push(Math.floor((clock.now() - start) / 1000));
+		seconds.push(Math.floor(clock.now() / 1000) - startSecond);
 	}
 	return seconds;
 }
