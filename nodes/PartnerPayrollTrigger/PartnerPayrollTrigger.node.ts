@@ -23,11 +23,8 @@ import {
 	reportsFailure,
 	startPoll,
 } from './helpers/activeTriggers';
-import {
-	pollPartnerCompanies,
-	samplePartnerCompanies,
-	watchedCompanies,
-} from './helpers/partnerPoll';
+import { pollPartnerCompanies, samplePartnerCompanies } from './helpers/partnerPoll';
+import { watchedCompanies } from './helpers/watchedCompanies';
 import { PollBudget } from './helpers/pollBudget';
 import { TRIGGER_RATE_LIMIT_ADVICE } from './helpers/requests';
 import { readTriggerState, storeEventState } from './helpers/stateStore';

@@ -7,8 +7,7 @@ import {
 	type CompanyIdentity,
 	type ConnectionObservation,
 } from '../../shared/connectionHealth';
-import type { ListedCompany } from '../../shared/connection';
-import { asNodeError, parameterError } from '../../shared/errors';
+import { asNodeError } from '../../shared/errors';
 import { inPool } from '../../shared/pool';
 import { checkCompany, type PollInput } from '../events/watcher';
 import { withCompanyStates, type PerCompany } from './companies';
@@ -22,6 +21,7 @@ import {
 	type PartnerState,
 } from './partnerState';
 import { fetchCompanyCountry } from './requests';
+import type { WatchedCompany } from './watchedCompanies';
 
 // One poll over the companies of the Partner API credential: each company is checked as a trigger
 // with its own credential would check it, several at once under the shared pace, and one company's
@@ -35,52 +35,6 @@ export const COMPANIES_IN_FLIGHT = 16;
 
 /** The country whose companies have the New Document listings. */
 const DOCUMENT_COUNTRY = 'GB';
-
-/** A company of the credential the trigger watches: its id and label, or its row's problem. */
-export interface WatchedCompany extends CompanyIdentity {
-	problem?: string;
-}
-
-/**
- * The companies the Companies parameter chooses, in the credential's order: every row with a
- * Company ID, or those selected. A selected company that left the credential is not watched.
- */
-export function watchedCompanies(context: IPollFunctions, rows: ListedCompany[]): WatchedCompany[] {
-	const scope = String(context.getNodeParameter('companies', 'all'));
-	const listed = rows.filter((row) => row.companyId !== '');
-	let chosen = listed;
-	if (scope === 'selected') {
-		// An expression may give "FR1001,GB3001" instead of a list.
-		const value = context.getNodeParameter('companyIds', []) as unknown;
-		const selected = (Array.isArray(value) ? value : String(value ?? '').split(','))
-			.map((companyId) => String(companyId).trim())
-			.filter(Boolean);
-		if (!selected.length) {
-			throw parameterError(
-				context.getNode(),
-				'Selected Companies needs at least one company of the credential',
-				{ description: 'Choose companies from the list, or set Companies to All Companies.' },
-			);
-		}
-		chosen = listed.filter((row) => selected.includes(row.companyId));
-	}
-	const skipped = rows.length - listed.length;
-	if (skipped) {
-		context.logger.warn(
-			`Partner Payroll Trigger: ${skipped} row(s) of the credential's company list have no Company ID and are not watched`,
-		);
-	}
-	if (!chosen.length) {
-		context.logger.warn(
-			'Partner Payroll Trigger: no company of the credential is watched (the list is empty, or no selected company is in it)',
-		);
-	}
-	return chosen.map((row) => ({
-		companyId: row.companyId,
-		label: row.label || row.companyId,
-		...(row.problem ? { problem: row.problem } : {}),
-	}));
-}
 
 /** Why a company's connection is lost, when its check failed because of its token or its row. */
 function lostConnectionReason(error: unknown, company: CompanyIdentity): string | undefined {
