@@ -33,6 +33,7 @@ import { connectionItem, webhookItem } from './helpers/webhookItems';
 import { rawRequestBody } from './helpers/requestBody';
 import { DEFAULT_TOLERANCE_SECONDS, verifySignature } from './helpers/signature';
 import { signingKeys } from './helpers/signingSecrets';
+import { settleWhenAnswered } from './helpers/answerEvents';
 import { writeUntilAnswered } from './helpers/staticDataSave';
 import { webhookTriggerProperties } from './description';
 
@@ -265,29 +266,6 @@ function handOver(
 		: storable(toStore);
 	writeUntilAnswered(staticData, recordKey, record, answered);
 	return { workflowData: [[eventItem(delivery, decision.isRerun, outcome)]] };
-}
-
-/**
- * Calls `settle` once n8n's answer to the delivery left (handed over with a 2xx) or the connection
- * closed first; the function returned says whether either happened.
- */
-function settleWhenAnswered(
-	context: IWebhookFunctions,
-	settle: (handedOver: boolean) => void,
-): () => boolean {
-	const response = context.getResponseObject();
-	let answered = false;
-	// n8n quirk Q5: docs/n8n-quirks.md
-	// n8n answers once the execution exists and static data is saved (or sends an error status).
-	response.once('finish', () => {
-		answered = true;
-		settle(response.statusCode < 300);
-	});
-	response.once('close', () => {
-		answered = true;
-		settle(false);
-	});
-	return () => answered;
 }
 
 /**
