@@ -34,7 +34,7 @@ import { rawRequestBody } from './helpers/requestBody';
 import { DEFAULT_TOLERANCE_SECONDS, verifySignature } from './helpers/signature';
 import { signingKeys } from './helpers/signingSecrets';
 import { settleWhenAnswered } from './helpers/answerEvents';
-import { writeUntilAnswered } from './helpers/staticDataSave';
+import { startAndRecord } from './helpers/staticDataSave';
 import { webhookTriggerProperties } from './description';
 
 const LOG_PREFIX = 'Partner Payroll Webhook Trigger:';
@@ -86,6 +86,9 @@ export class PartnerPayrollWebhookTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
+				// Empty: n8n then reads the answer's body from webhook()'s result, after it created the
+				// execution (startAndRecord).
+				responseData: '',
 				path: 'webhook',
 			},
 		],
@@ -215,7 +218,8 @@ function testDelivery(
 
 /**
  * The Production URL: a duplicate or a delivery in flight is answered; otherwise the delivery is
- * claimed, and its record (with the companies' connection health) written until n8n's answer left.
+ * claimed, and its record (with the companies' connection health) written when n8n, having created
+ * the execution, reads the answer.
  */
 function handOver(
 	context: IWebhookFunctions,
@@ -256,7 +260,7 @@ function handOver(
 	const change = outcome?.kind === 'emit' ? outcome.change : undefined;
 	const { toStore, settle } = claim(claimed, Date.now());
 	const release = change ? holdCompany(memory.health, change, Date.now()) : undefined;
-	const answered = settleWhenAnswered(context, (handedOver) => {
+	settleWhenAnswered(context, (handedOver) => {
 		settle(handedOver);
 		release?.(handedOver);
 	});
@@ -264,8 +268,11 @@ function handOver(
 	const record = health
 		? { ...storable(toStore), health: change ? laterHealth(health, change) : health }
 		: storable(toStore);
-	writeUntilAnswered(staticData, recordKey, record, answered);
-	return { workflowData: [[eventItem(delivery, decision.isRerun, outcome)]] };
+	const answerBody = {
+		message: `Workflow started for message ${messageId} (${event.event}, company ${event.companyId})`,
+	};
+	const items = [[eventItem(delivery, decision.isRerun, outcome)]];
+	return startAndRecord(items, staticData, recordKey, record, answerBody);
 }
 
 /**
