@@ -12,6 +12,14 @@ import {
 } from 'n8n-workflow';
 
 import { credentialTests } from '../shared/credentialTest';
+import {
+	RUNS_FIELD,
+	adoptStoredRuns,
+	holdRun,
+	releaseRun,
+	startRun,
+	storableRuns,
+} from '../shared/runClaims';
 import { manualWebhookMethods } from '../shared/manualWebhookMethods';
 import { acknowledge, refuse } from './helpers/responses';
 import {
@@ -257,12 +265,24 @@ function handOver(
 		outcome = integrationOutcome(event, partnerList, health);
 		if (outcome.kind === 'nothing') return acknowledge(context, `${outcome.why}; nothing started`);
 	}
+	const item = eventItem(delivery, decision.isRerun, outcome);
+	// The run, claimed for both triggers of the workflow: the polling trigger may have started it.
+	const workflowId = context.getWorkflow().id ?? '';
+	const runKey = String(item.json.dedupeKey);
+	adoptStoredRuns(workflowId, staticData[RUNS_FIELD]);
+	if (!holdRun(workflowId, runKey, Date.now())) {
+		return acknowledge(
+			context,
+			`Duplicate: ${runKey} was already started, or is being started, by another Partner Payroll trigger of this workflow; nothing started`,
+		);
+	}
 	const change = outcome?.kind === 'emit' ? outcome.change : undefined;
 	const { toStore, settle } = claim(claimed, Date.now());
 	const release = change ? holdCompany(memory.health, change, Date.now()) : undefined;
 	settleWhenAnswered(context, (handedOver) => {
 		settle(handedOver);
 		release?.(handedOver);
+		if (!handedOver) releaseRun(workflowId, runKey);
 	});
 	// Every save writes the health too (a concurrent save of another delivery would drop it).
 	const record = health
@@ -271,8 +291,12 @@ function handOver(
 	const answerBody = {
 		message: `Workflow started for message ${messageId} (${event.event}, company ${event.companyId})`,
 	};
-	const items = [[eventItem(delivery, decision.isRerun, outcome)]];
-	return startAndRecord(items, staticData, recordKey, record, answerBody);
+	// Read by n8n once the execution exists: the run is started, and stored with the delivery's record.
+	const records = () => {
+		startRun(workflowId, runKey, Date.now());
+		return { [recordKey]: record, [RUNS_FIELD]: storableRuns(workflowId) };
+	};
+	return startAndRecord([[item]], staticData, records, answerBody);
 }
 
 /**

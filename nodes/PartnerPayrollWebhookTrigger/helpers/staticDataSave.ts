@@ -9,12 +9,14 @@ import type { IDataObject, INodeExecutionData, IWebhookResponseData } from 'n8n-
 // so a delivery n8n did not start is never recorded.
 
 // n8n quirk Q4: docs/n8n-quirks.md
-/** The result of webhook() that starts the workflow and writes `staticData[field] = record` as n8n answers. */
+/**
+ * The result of webhook() that starts the workflow and, as n8n answers, sets each field of
+ * `records()` on static data (computed then, so it holds what this process knows at that moment).
+ */
 export function startAndRecord(
 	workflowData: INodeExecutionData[][],
 	staticData: IDataObject,
-	field: string,
-	record: IDataObject,
+	records: () => IDataObject,
 	answerBody: IDataObject,
 ): IWebhookResponseData {
 	const result: IWebhookResponseData = { workflowData };
@@ -22,7 +24,7 @@ export function startAndRecord(
 	Object.defineProperty(result, 'webhookResponse', {
 		enumerable: false,
 		get() {
-			staticData[field] = record;
+			for (const [field, value] of Object.entries(records())) staticData[field] = value;
 			return answerBody;
 		},
 	});

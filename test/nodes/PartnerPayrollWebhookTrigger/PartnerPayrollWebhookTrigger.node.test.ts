@@ -1,14 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
-import { forgetProcessMemory } from '../../../nodes/PartnerPayrollWebhookTrigger/helpers/deliveries';
 import {
 	ENDPOINT_SECRET,
 	TEST_URL_ENDPOINT_SECRET,
 	WebhookWorkflow,
 	payrollRun,
 	signedRequest,
+	newProcess,
 } from './webhookHarness';
 
-beforeEach(() => forgetProcessMemory());
+beforeEach(() => newProcess());
 
 describe('Partner Payroll Webhook Trigger: answers', () => {
 	it('starts one execution with the item of a payroll.run delivery', async () => {
@@ -187,7 +187,7 @@ describe('Partner Payroll Webhook Trigger: the duplicate table', () => {
 
 	it('new message id, same month, same date: 200, no execution (with or without Fire Again on Re-Run)', async () => {
 		for (const fireOnRerun of [false, true]) {
-			forgetProcessMemory();
+			newProcess();
 			const workflow = new WebhookWorkflow({ options: { fireOnRerun } });
 			await workflow.deliver(signedRequest({ body: payrollRun() }));
 			const answer = await workflow.deliver(
@@ -277,7 +277,7 @@ describe('Partner Payroll Webhook Trigger: the duplicate table', () => {
 				statusCode: 200,
 				body: { message: 'Workflow started for message msg_1 (payroll.run, company FR1001)' },
 			});
-			forgetProcessMemory(); // restart: only what n8n saved is left
+			newProcess(); // restart: only what n8n saved is left
 			const copy = await workflow.deliver(signedRequest({ id: 'msg_2', body: payrollRun() }));
 			expect(copy.items).toBeUndefined();
 			expect(copy.status).toBe(200);
@@ -324,7 +324,7 @@ describe('Partner Payroll Webhook Trigger: the duplicate table', () => {
 	it('the record survives a restart (static data only) and a lost static data save (process memory)', async () => {
 		const workflow = new WebhookWorkflow();
 		await workflow.deliver(signedRequest({ id: 'msg_1', body: payrollRun() }));
-		forgetProcessMemory(); // restart: static data is all that is left
+		newProcess(); // restart: static data is all that is left
 		expect((await workflow.deliver(signedRequest({ body: payrollRun() }))).items).toBeUndefined();
 
 		// A concurrent save (another delivery's, or a polling trigger's) overwrote the record.
@@ -348,7 +348,7 @@ describe('Partner Payroll Webhook Trigger: the duplicate table', () => {
 		const request = signedRequest({ id: 'msg_1', body: payrollRun() });
 		expect((await workflow.deliver(request)).items).toHaveLength(1);
 		workflow.nodeName = 'When payroll runs';
-		forgetProcessMemory(); // and n8n restarted: only the stored record knows
+		newProcess(); // and n8n restarted: only the stored record knows
 		const again = await workflow.deliver(signedRequest({ id: 'msg_2', body: payrollRun() }));
 		expect(again.items).toBeUndefined();
 		expect(again.status).toBe(200);

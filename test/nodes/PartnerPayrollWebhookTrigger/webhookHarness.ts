@@ -8,6 +8,8 @@ import {
 } from 'n8n-workflow';
 
 import { PartnerPayrollWebhookTrigger } from '../../../nodes/PartnerPayrollWebhookTrigger/PartnerPayrollWebhookTrigger.node';
+import { forgetProcessMemory } from '../../../nodes/PartnerPayrollWebhookTrigger/helpers/deliveries';
+import { forgetRunClaims } from '../../../nodes/shared/runClaims';
 import {
 	ENDPOINT_SECRET,
 	FakeResponse,
@@ -21,6 +23,12 @@ import {
 // (n8n-workflow's ObservableObject), in the order n8n 2.8 and 2.40 follow (docs/n8n-quirks.md, Q4).
 
 export { ENDPOINT_SECRET, TEST_URL_ENDPOINT_SECRET };
+
+/** n8n restarted (or a test starts): this process's memory of deliveries and run claims is gone. */
+export function newProcess(): void {
+	forgetProcessMemory();
+	forgetRunClaims();
+}
 
 const node: INode = {
 	id: 'webhook-node-1',

@@ -19,7 +19,7 @@ describe('startAndRecord', () => {
 
 	it('writes the record only when n8n reads the answer, so after it cleared the change mark the record is still saved', () => {
 		const { target, root, global } = observedStaticData();
-		const result = startAndRecord(items, global, 'record', record, body);
+		const result = startAndRecord(items, global, () => ({ record }), body);
 		expect(result.workflowData).toBe(items);
 		expect(global.record).toBeUndefined();
 		// n8n 2.40 builds a second Workflow on the same static data while it starts the execution.
@@ -32,7 +32,7 @@ describe('startAndRecord', () => {
 
 	it('a copy of the result (n8n spreading it) writes nothing: only the read of the answer does', () => {
 		const { root, global } = observedStaticData();
-		const result = startAndRecord(items, global, 'record', record, body);
+		const result = startAndRecord(items, global, () => ({ record }), body);
 		const copy = { ...result, ...JSON.parse(JSON.stringify(result)) };
 		expect(copy.webhookResponse).toBeUndefined();
 		expect((root as IObservableObject).__dataChanged).toBe(false);
