@@ -400,6 +400,28 @@ describe('partner mode: one company failing', () => {
 		const error = await failureOf(trigger.poll());
 		expect(error.message).toContain('The Partner Payroll service failed (HTTP 500)');
 	});
+
+	it('every company failing: the error execution names ten companies with their reasons and counts the rest', async () => {
+		const credentials = await session.partner(TWELVE);
+		const trigger = createTrigger(PAYROLL, credentials);
+		await trigger.poll();
+		await session.injectFault({
+			path: '/payroll-status',
+			type: 'status',
+			status: 503,
+			retryAfter: 0,
+			count: 1000,
+		});
+		const { message } = await failureOf(trigger.poll());
+		expect(message).toMatch(/^12 companies failed this poll and none answered: /);
+		const named = TWELVE.filter((companyId) =>
+			message.includes(
+				`${companyId} (Client ${companyId}): The Partner Payroll service failed (HTTP 503)`,
+			),
+		);
+		expect(named).toHaveLength(10);
+		expect(message).toMatch(/; and 2 more$/);
+	});
 });
 
 describe("partner mode: the sandbox's 300 generated companies", () => {
