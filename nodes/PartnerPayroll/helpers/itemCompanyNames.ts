@@ -51,7 +51,9 @@ export function namedCompanyOf(
 	}
 	if (typed === '') return undefined;
 	const { partner } = connection;
-	return partner ? { companyId: typed, companyLabel: labelOf(partner, typed) } : { companyId: typed };
+	return partner
+		? { companyId: typed, companyLabel: labelOf(partner, typed) }
+		: { companyId: typed };
 }
 
 /**

@@ -22,7 +22,10 @@ const nameOf = ({ companyId, label }: CompanyIdentity) =>
  * No company answered: the companies and their reasons, at most `NAMED_FAILURES` named and the rest
  * counted; the first failure's description says what to do about it.
  */
-export function everyCompanyFailedError(node: INode, failures: CompanyFailure[]): NodeOperationError {
+export function everyCompanyFailedError(
+	node: INode,
+	failures: CompanyFailure[],
+): NodeOperationError {
 	const named = failures
 		.slice(0, NAMED_FAILURES)
 		.map(({ company, error }) => `${nameOf(company)}: ${error.message}`);
