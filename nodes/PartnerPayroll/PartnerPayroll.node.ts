@@ -30,7 +30,11 @@ import { partnerCredential } from './resources/partnerCredential';
 import { payroll } from './resources/payroll';
 import type { Operation, Resource } from './resources/resource';
 import { listPartnerCompanies } from '../shared/partnerCompanyList';
-import { namedCompanyOf, withCompanyFields, withCompanyInMessage } from './helpers/itemCompanyNames';
+import {
+	namedCompanyOf,
+	withCompanyFields,
+	withCompanyInMessage,
+} from './helpers/itemCompanyNames';
 
 /**
  * Items of one run in flight at once: independent items do not wait for each other's answers. The
@@ -235,7 +239,7 @@ function outputInOrder(
 		const nodeError = itemError(context, connection, outcome.error, itemIndex);
 		if (!continueOnFail) throw nodeError;
 		output.push({
-			json: { error: nodeError.message, ...namedCompanyOf(context, itemIndex, connection) },
+			json: { error: nodeError.message },
 			error: nodeError,
 			pairedItem: { item: itemIndex },
 		});

@@ -118,13 +118,12 @@ describe('finding 2: a 2xx read whose body is not the documented JSON fails', ()
 		expect(error.message).toBe('The Partner Payroll API answered without a JSON array of objects');
 	});
 
-	it('with Continue On Fail the failed item still has a JSON object with its company, paired with its input', async () => {
+	it('with Continue On Fail the failed item still has a JSON object, paired with its input', async () => {
 		answers['/api/companies/FR1'] = json('null');
 		const items = await runPartnerPayroll(getCompany, credentials(), { continueOnFail: true });
 		expect(items).toHaveLength(1);
 		expect(items[0].json).toEqual({
 			error: 'The Partner Payroll API answered without a JSON object',
-			companyId: 'FR1',
 		});
 		expect(items[0].pairedItem).toEqual({ item: 0 });
 	});
