@@ -199,6 +199,33 @@ describe("Partner API credential: an item's error names its company and label fi
 		expect(String(json.error)).toMatch(/^Company GB3001 is not in the credential's company list/);
 	});
 
+	it("a billing item's check that stops the batch before anything is sent names that item's company", async () => {
+		const credentials = await session.partner(COMPANIES);
+		await session.clearRequests();
+		const error = await failureOf(
+			runPartnerPayroll(
+				{
+					resource: 'billingDeclaration',
+					operation: 'create',
+					monthOfApplication: '={{ $json.month }}',
+					quantityByProducts: { product: [{ productName: 'Payroll', quantity: 3 }] },
+					...perItemCompany,
+				},
+				credentials,
+				{
+					items: [
+						{ json: { companyId: 'FR1001', month: MONTH } },
+						{ json: { companyId: 'ES2001', month: '2026-13' } },
+					],
+				},
+			),
+		);
+		expect(error.message).toMatch(
+			/^Company ES2001 \(Client ES2001\): Nothing was sent: item 1 did not pass its checks/,
+		);
+		expect(await session.apiRequestCompanies()).toEqual([]);
+	});
+
 	it('with a one-company credential the wording stays as it was', async () => {
 		const token = await session.token('FR1001');
 		await session.control('POST', '/tokens/revoke', { token });
