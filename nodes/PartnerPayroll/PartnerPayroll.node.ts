@@ -136,7 +136,7 @@ export class PartnerPayroll implements INodeType {
 		} catch (error) {
 			// An item's check that stops the run before any item is sent: that item's error.
 			const itemIndex = (error as { context?: { itemIndex?: number } }).context?.itemIndex;
-			throw itemError(this, connection, error, itemIndex ?? 0);
+			throw itemIndex === undefined ? error : itemError(this, connection, error, itemIndex);
 		}
 		const run = { operation, connection, requestOptions, continueOnFail };
 		const outcomes = await runItems(this, run, itemIndices);
