@@ -26,6 +26,7 @@ import {
 	startPoll,
 } from './helpers/activeTriggers';
 import { pollPartnerCompanies, samplePartnerCompanies } from './helpers/partnerPoll';
+import { everyCompanyFailedError } from './helpers/failedCompanies';
 import { watchedCompanies } from './helpers/watchedCompanies';
 import { PollBudget } from './helpers/pollBudget';
 import { TRIGGER_RATE_LIMIT_ADVICE } from './helpers/requests';
@@ -242,13 +243,15 @@ async function partnerPoll(context: IPollFunctions, input: PollInput): Promise<P
 		reportConnectionChanges: context.getNodeParameter('reportConnectionChanges', true) as boolean,
 	});
 	// Every company failed for a reason other than its connection: an error execution, as for one company.
-	if (result.failedAsWhole && result.failed) throw result.failed.first;
+	if (result.failedAsWhole && result.failed) {
+		throw everyCompanyFailedError(context.getNode(), result.failed);
+	}
 	const stopped = [
 		result.notReached
 			? `${result.notReached} company(ies) were not reached in the poll's time; they are checked first at the next poll`
 			: '',
 		result.failed
-			? `${result.failed.count} company(ies) failed (${result.failed.first.message}); they are checked again at the next poll`
+			? `${result.failed.length} company(ies) failed (${result.failed[0].error.message}); they are checked again at the next poll`
 			: '',
 	].filter(Boolean);
 	return {
