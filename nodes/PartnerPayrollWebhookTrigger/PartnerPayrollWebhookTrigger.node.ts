@@ -242,6 +242,13 @@ function handOver(
 	// n8n quirk Q3: docs/n8n-quirks.md
 	const recordKey = `partnerPayrollWebhookTrigger:${context.getNode().id}`;
 	const { event, messageId, partnerList } = delivery;
+	// A run of a company the linked credential cannot serve yet would fail the workflow's nodes and be
+	// lost: the sender retries it, and it starts once the company is connected.
+	const unserved = partnerList && event.month !== undefined && unservedCompany(partnerList, event);
+	if (unserved) {
+		context.logger.warn(`${LOG_PREFIX} ${unserved}; the service retries the delivery`);
+		return refuse(context, 'notConnected', `Retry later: ${unserved}`);
+	}
 	const stored = readRecord(staticData[recordKey]);
 	const memory = processMemory(`${context.getWorkflow().id ?? ''}:${context.getNode().id}`);
 	const claimed = { stored, memory, event, messageId };
@@ -297,6 +304,17 @@ function handOver(
 		return { [recordKey]: record, [RUNS_FIELD]: storableRuns(workflowId) };
 	};
 	return startAndRecord([[item]], staticData, records, answerBody);
+}
+
+/** Why the linked credential cannot serve the company of a run, or undefined when it can. */
+function unservedCompany(list: PartnerList, event: ServiceEvent): string | undefined {
+	const company = list.get(event.companyId);
+	if (!company) {
+		return `company ${event.companyId} is not in the Partner API credential yet (connect it with the connect link)`;
+	}
+	return company.problem === undefined
+		? undefined
+		: `the row of company ${event.companyId} (${company.label}) cannot serve requests: ${company.problem}`;
 }
 
 /**

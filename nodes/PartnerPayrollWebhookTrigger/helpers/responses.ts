@@ -5,13 +5,15 @@ import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 // - 401, 409, 503: failed, retried with the same message id (5 s, 5 min, 30 min, 2 h, ...);
 // - 400 with `webhook-delivery: abort-message`: failed, never retried (nothing would change).
 
-export type Refusal = 'badSignature' | 'unreadableBody' | 'inFlight';
+export type Refusal = 'badSignature' | 'unreadableBody' | 'inFlight' | 'notConnected';
 
 const REFUSALS: Record<Refusal, { status: number; headers?: Record<string, string> }> = {
 	badSignature: { status: 401 },
 	unreadableBody: { status: 400, headers: { 'webhook-delivery': 'abort-message' } },
 	// Retry-After is advisory for Svix (its schedule wins); other senders may honour it.
 	inFlight: { status: 409, headers: { 'Retry-After': '5' } },
+	// Svix retries for about 28 hours: the run starts once the company is connected within that time.
+	notConnected: { status: 409 },
 };
 
 function send(

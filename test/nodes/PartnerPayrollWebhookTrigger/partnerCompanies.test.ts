@@ -210,14 +210,14 @@ describe('Partner Payroll Webhook Trigger with a Partner API credential: connect
 		]);
 	});
 
-	it('payroll.run items carry the label of the credential (the id for a company it does not hold)', async () => {
+	it('payroll.run items carry the label of the credential', async () => {
 		workflow = await partnerWorkflow({ events: ['payroll.run'] });
-		for (const companyId of ['FR1001', 'GB3001']) {
-			await session.control('POST', '/webhooks/payroll-run', { companyId, month: '202610' });
-		}
+		await session.control('POST', '/webhooks/payroll-run', {
+			companyId: 'FR1001',
+			month: '202610',
+		});
 		expect(executions.map(([item]) => [item.companyId, item.label, item.dedupeKey])).toEqual([
 			['FR1001', 'Client FR1001', 'payroll:FR1001:202610'],
-			['GB3001', 'GB3001', 'payroll:GB3001:202610'],
 		]);
 		expect(Object.keys(executions[0][0])).toEqual([
 			'event',
@@ -231,6 +231,25 @@ describe('Partner Payroll Webhook Trigger with a Partner API credential: connect
 			'dedupeKey',
 			'messageId',
 			'source',
+		]);
+	});
+
+	it('a run of a company not connected yet is refused for a retry (409), and starts once when a retry comes after the connect', async () => {
+		workflow = await partnerWorkflow({ events: ['payroll.run'] });
+		const early = (await session.control('POST', '/webhooks/payroll-run', {
+			companyId: 'GB3001',
+			month: '202610',
+		})) as SentMessage;
+		expect(early.deliveries).toEqual([expect.objectContaining({ state: 'failed' })]);
+		expect(executions).toEqual([]);
+		// The partner connects the company; the service's next retry of the same message fires.
+		workflow.partnerCredentials = (
+			await session.partner([...IN_CREDENTIAL, 'GB3001'])
+		).partnerPayrollPartnerApi;
+		expect((await resend(early)).deliveries.at(-1)).toMatchObject({ state: 'delivered' });
+		expect((await resend(early)).deliveries.at(-1)).toMatchObject({ state: 'delivered' });
+		expect(executions.map(([item]) => [item.companyId, item.label, item.dedupeKey])).toEqual([
+			['GB3001', 'Client GB3001', 'payroll:GB3001:202610'],
 		]);
 	});
 
