@@ -10,7 +10,7 @@ import {
 
 import { REVOKED_TOKEN, failureError, type CountryCode, type ErrorContext } from './errors';
 import { askedWaitMs } from './rateLimit';
-import { bodyBytes, isStream } from './streams';
+import { bodyBytes, isStream } from './bodies';
 
 // The service's error answers and the failures on the way to it, in words: the one error map of the
 // package. What the request policy decides (attempts, waits) is not here.

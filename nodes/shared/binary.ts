@@ -1,8 +1,31 @@
-import type { IDataObject, IN8nHttpFullResponse, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import type { PartnerPayrollFunctions } from './connection';
 import { failureError } from './errors';
-import { bodyBytes, firstBytes, isStream } from './streams';
+import { bodyBytes, isStream } from './bodies';
+
+/** The node's field that names the binary field a downloaded file goes to. */
+export const binaryPropertyNameField: INodeProperties = {
+	displayName: 'Put Output File in Field',
+	name: 'binaryPropertyName',
+	type: 'string',
+	required: true,
+	default: 'data',
+	hint: 'The name of the output binary field to put the file in',
+};
+
+/** The binary field an item's downloaded file goes to (`data` when left empty). */
+export const binaryPropertyNameOf = (
+	context: IExecuteFunctions,
+	itemIndex: number,
+	parameter = binaryPropertyNameField.name,
+) => String(context.getNodeParameter(parameter, itemIndex, 'data')).trim() || 'data';
 
 /** What is known about a file before the answer arrives. */
 interface ExpectedFile {
@@ -53,6 +76,42 @@ export function fileNameFromContentDisposition(contentDisposition: string): stri
 	const plain = /filename\s*=\s*("((?:[^"\\]|\\.)*)"|[^;]+)/i.exec(contentDisposition);
 	if (!plain) return undefined;
 	return safeFileName(plain[2] !== undefined ? plain[2].replace(/\\(.)/g, '$1') : plain[1].trim());
+}
+
+/**
+ * The first bytes of a body without taking them from it: a stream gets what was read back
+ * (`unshift`), so whoever reads it next reads every byte. Read in paused mode through 'readable',
+ * never by pause(): n8n's binary store reads with a 'data' listener, which would not resume a
+ * stream paused explicitly.
+ */
+export async function firstBytes(body: unknown, count: number): Promise<Buffer> {
+	if (!isStream(body)) return (await bodyBytes(body)).subarray(0, count);
+	const stream = body;
+	return await new Promise<Buffer>((resolve, reject) => {
+		const onReadable = () => {
+			const chunk = stream.read() as Buffer | null;
+			if (chunk === null) return; // wait for data, or for 'end'
+			cleanUp();
+			stream.unshift(chunk);
+			resolve(chunk.subarray(0, count));
+		};
+		const onEnd = () => {
+			cleanUp();
+			resolve(Buffer.alloc(0));
+		};
+		const onError = (error: unknown) => {
+			cleanUp();
+			reject(error);
+		};
+		const cleanUp = () => {
+			stream.removeListener('readable', onReadable);
+			stream.removeListener('end', onEnd);
+			stream.removeListener('error', onError);
+		};
+		stream.on('readable', onReadable);
+		stream.once('end', onEnd);
+		stream.once('error', onError);
+	});
 }
 
 function mimeTypeOf(contentType: string, fallback: string): string {

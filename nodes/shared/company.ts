@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { Connection, RequestContext } from './connection';
 import { failureError } from './errors';
 import { checkedId } from './ids';
-import { isObject } from './objects';
+import { isObject } from './bodies';
 import { apiRequest } from './transport';
 
 /** The authorization server's answer about a token (spec: Introspection). */

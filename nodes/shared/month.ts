@@ -1,5 +1,5 @@
 import { DateTime, Info } from 'luxon';
-import type { INode } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
 import { parameterError } from './errors';
 
@@ -84,4 +84,29 @@ export function readableMonth(month: string): string {
 }
 
 /** The Month field's tooltip. */
-export const MONTH_DESCRIPTION = `Payroll month. ${MONTH_HELP}`;
+const MONTH_DESCRIPTION = `Payroll month. ${MONTH_HELP}`;
+
+/** The node's Month field. */
+export const monthField: INodeProperties = {
+	displayName: 'Month',
+	name: 'month',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: '202610',
+	description: MONTH_DESCRIPTION,
+};
+
+/** The item's month field as YYYYMM, or an error that names the field. */
+export const monthOf = (
+	context: IExecuteFunctions,
+	itemIndex: number,
+	field: MonthField = monthField,
+) =>
+	normalizeMonth(
+		context.getNodeParameter(field.name, itemIndex, ''),
+		field,
+		context.getNode(),
+		itemIndex,
+		context.getTimezone(),
+	);

@@ -10,7 +10,7 @@ import { COMPANY_HINT_HEADER } from '../../credentials/companyRequests';
 import type { Connection, RequestContext, RequestOptions } from './connection';
 import { throwIfApiError, uncertainWriteError, unexpectedAnswerError } from './apiError';
 import { failureError, type ErrorContext } from './errors';
-import { isObject } from './objects';
+import { isObject } from './bodies';
 import { isRead, sendWithPolicy, type Sending } from './requestPolicy';
 
 interface ApiRequest {

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { unexpectedAnswerError } from '../../shared/apiError';
-import { isObject } from '../../shared/objects';
+import { isObject } from '../../shared/bodies';
 
 // What an operation reads from a JSON answer, checked: a downstream node always gets objects.
 

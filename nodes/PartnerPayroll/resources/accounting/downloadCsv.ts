@@ -1,7 +1,8 @@
 import { updateDisplayOptions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../resource';
-import { binaryPropertyNameField, monthField, optionsField } from '../commonFields';
+import { optionsField, type Operation } from '../resource';
+import { monthField } from '../../../shared/month';
+import { binaryPropertyNameField } from '../../../shared/binary';
 import { downloadMonthFile, type MonthFileKind } from '../monthFile';
 import { accountingEntriesFromCsv } from './csv';
 

@@ -8,12 +8,11 @@ import {
 
 import type { Connection } from '../../../shared/connection';
 import { parameterError, type ErrorContext } from '../../../shared/errors';
-import { MONTH_HELP } from '../../../shared/month';
-import { isObject } from '../../../shared/objects';
+import { MONTH_HELP, monthOf } from '../../../shared/month';
+import { isObject } from '../../../shared/bodies';
 import { apiRequest } from '../../../shared/transport';
 import { listedCompanyId } from '../../helpers/itemCompany';
-import type { Operation } from '../resource';
-import { monthOf, optionsField } from '../commonFields';
+import { optionsField, type Operation } from '../resource';
 import { declarationFailure, pendingDeclaration, recordDeclaration, startBatch } from './ledger';
 
 /** The Month of Application field's tooltip. */

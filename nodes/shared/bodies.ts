@@ -1,4 +1,11 @@
+import type { IDataObject } from 'n8n-workflow';
+
 // Answer bodies as n8n hands them over: parsed JSON, text, bytes, or a stream (`encoding: 'stream'`).
+
+/** A plain object (not null, not an array): what a JSON answer, a body or stored state must be to be read. */
+export function isObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 interface BodyStream extends AsyncIterable<Buffer> {
 	pipe: unknown;
@@ -35,40 +42,4 @@ export async function bodyBytes(body: unknown, maxBytes = Infinity): Promise<Buf
 	if (body instanceof ArrayBuffer) return Buffer.from(body);
 	if (typeof body === 'string') return Buffer.from(body, 'binary');
 	return Buffer.from(JSON.stringify(body ?? ''));
-}
-
-/**
- * The first bytes of a body without taking them from it: a stream gets what was read back
- * (`unshift`), so whoever reads it next reads every byte. Read in paused mode through 'readable',
- * never by pause(): n8n's binary store reads with a 'data' listener, which would not resume a
- * stream paused explicitly.
- */
-export async function firstBytes(body: unknown, count: number): Promise<Buffer> {
-	if (!isStream(body)) return (await bodyBytes(body)).subarray(0, count);
-	const stream = body;
-	return await new Promise<Buffer>((resolve, reject) => {
-		const onReadable = () => {
-			const chunk = stream.read() as Buffer | null;
-			if (chunk === null) return; // wait for data, or for 'end'
-			cleanUp();
-			stream.unshift(chunk);
-			resolve(chunk.subarray(0, count));
-		};
-		const onEnd = () => {
-			cleanUp();
-			resolve(Buffer.alloc(0));
-		};
-		const onError = (error: unknown) => {
-			cleanUp();
-			reject(error);
-		};
-		const cleanUp = () => {
-			stream.removeListener('readable', onReadable);
-			stream.removeListener('end', onEnd);
-			stream.removeListener('error', onError);
-		};
-		stream.on('readable', onReadable);
-		stream.once('end', onEnd);
-		stream.once('error', onError);
-	});
 }
