@@ -4,6 +4,7 @@ import type {
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
+	INode,
 } from 'n8n-workflow';
 
 import { COMPANY_HINT_HEADER } from '../../credentials/companyRequests';
@@ -43,28 +44,22 @@ interface ApiRequest {
  * it was sent to (n8n would add it again on a redirect to another origin), and the node's Request
  * Options (proxy, certificates), as n8n applies them to the node's own requests.
  */
-export function safeTransportOptions(
-	requestOptions: RequestOptions = {},
-): Pick<
-	IHttpRequestOptions,
-	'sendCredentialsOnCrossOriginRedirect' | 'proxy' | 'skipSslCertificateValidation'
-> {
-	const options: ReturnType<typeof safeTransportOptions> = {
-		sendCredentialsOnCrossOriginRedirect: false,
-	};
+function safeTransportOptions(requestOptions: RequestOptions = {}): Partial<IHttpRequestOptions> {
+	const options: Partial<IHttpRequestOptions> = { sendCredentialsOnCrossOriginRedirect: false };
 	if (requestOptions.allowUnauthorizedCerts) options.skipSslCertificateValidation = true;
 	if (requestOptions.proxy && URL.canParse(requestOptions.proxy)) {
 		const proxy = new URL(requestOptions.proxy);
 		const protocol = proxy.protocol.replace(/:$/, '');
+		const { username, password } = proxy;
 		options.proxy = {
 			host: proxy.hostname,
 			port: Number(proxy.port) || (protocol === 'https' ? 443 : 80),
 			protocol,
-			...(proxy.username
+			...(username
 				? {
 						auth: {
-							username: decodeURIComponent(proxy.username),
-							password: decodeURIComponent(proxy.password),
+							username: decodeURIComponent(username),
+							password: decodeURIComponent(password),
 						},
 					}
 				: {}),
@@ -80,9 +75,6 @@ export function cancelSignalOf(context: RequestContext): AbortSignal | undefined
 		: undefined;
 }
 
-/** The body of an answer that is not parsed JSON (`json: true` hands text over as it came). */
-const textOf = (body: unknown) => (typeof body === 'string' ? body.trim() : undefined);
-
 /**
  * What a success answer must be before anyone reads it. A read wants the JSON the API documents:
  * text, an empty body or `null` is never data. A write is confirmed by an empty answer or JSON;
@@ -90,14 +82,14 @@ const textOf = (body: unknown) => (typeof body === 'string' ? body.trim() : unde
  * API itself (may have been recorded).
  */
 function checkSuccessBody(
-	context: RequestContext,
+	node: INode,
 	response: IN8nHttpFullResponse,
 	read: boolean,
 	errorContext: ErrorContext,
 ): void {
-	const node = context.getNode();
 	const { itemIndex } = errorContext;
-	const text = textOf(response.body);
+	// `json: true` hands an answer that is not JSON over as text.
+	const text = typeof response.body === 'string' ? response.body.trim() : undefined;
 	if (read) {
 		if (text) throw failureError(node, 'malformedAnswer', {}, itemIndex);
 		if (!isObject(response.body) && !Array.isArray(response.body)) {
@@ -174,19 +166,12 @@ function sendingOf(
 		? { ...options.headers, Authorization: `Bearer ${connection.accessToken}` }
 		: options.headers;
 	if (connection.signing.helper === 'httpRequest') {
-		return {
-			helper: helpers.httpRequest,
-			thisArg: helpers,
-			before: [],
-			options: { ...options, headers },
-			after: [],
-		};
+		return { helper: helpers.httpRequest, thisArg: helpers, options: { ...options, headers } };
 	}
 	// A credential Test's context has only the request library's helper; its answer is read like n8n's.
 	return {
 		helper: helpers.request,
 		thisArg: helpers,
-		before: [],
 		options: {
 			method: options.method,
 			uri: `${options.baseURL ?? ''}${options.url}`,
@@ -198,7 +183,6 @@ function sendingOf(
 			followRedirect: false,
 			followAllRedirects: false,
 		},
-		after: [],
 	};
 }
 
@@ -257,7 +241,7 @@ export async function apiRequest<T = IN8nHttpFullResponse>(
 			throw failureError(node, 'authorizationServerRedirect', { status: response.statusCode });
 		}
 		await throwIfApiError(node, response, fullContext);
-		if (!request.file) checkSuccessBody(context, response, read, fullContext);
+		if (!request.file) checkSuccessBody(node, response, read, fullContext);
 		return await receive(response);
 	});
 }

@@ -6,7 +6,6 @@ import type {
 } from 'n8n-workflow';
 
 import type { Connection } from '../../shared/connection';
-import type { ErrorContext } from '../../shared/errors';
 import { companyIdField } from '../../shared/ids';
 
 /**
@@ -29,8 +28,6 @@ export interface Operation {
 		itemIndex: number,
 		connection: Connection,
 	): Promise<INodeExecutionData[]>;
-	/** What the operation's errors need to know about it. */
-	errorContext?: ErrorContext;
 	/** Items go one at a time, in order (a write); otherwise several are in flight at once. */
 	oneItemAtATime?: boolean;
 }

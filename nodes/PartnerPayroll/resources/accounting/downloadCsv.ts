@@ -45,7 +45,6 @@ export const downloadCsv: Operation = {
 		{ show: { resource: ['accounting'], operation: ['downloadCsv'] } },
 		properties,
 	),
-	errorContext: ACCOUNTING_CSV.errorContext,
 	async execute(itemIndex, connection) {
 		const parseLines = this.getNodeParameter('options.parseLines', itemIndex, false) as boolean;
 		const { file, text } = await downloadMonthFile(

@@ -20,7 +20,6 @@ export const getEntries: Operation = {
 	fields: updateDisplayOptions({ show: { resource: ['accounting'], operation: ['getEntries'] } }, [
 		monthField,
 	]),
-	errorContext,
 	async execute(itemIndex, connection) {
 		const month = monthOf(this, itemIndex);
 		const response = await apiRequest(

@@ -182,7 +182,6 @@ export const create: Operation = {
 		{ show: { resource: ['billingDeclaration'], operation: ['create'] } },
 		properties,
 	),
-	errorContext,
 	// Sent once and in order: the next declaration leaves only when the one before was answered.
 	oneItemAtATime: true,
 	async prepare(itemIndices, connection) {

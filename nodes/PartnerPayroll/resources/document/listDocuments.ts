@@ -41,7 +41,6 @@ function listDocuments(path: string, option: Operation['option']): Operation {
 			{ show: { resource: ['document'], operation: [String(option.value)] } },
 			properties,
 		),
-		errorContext,
 		async execute(itemIndex, connection) {
 			const companyId = await itemCompanyId(this, itemIndex, connection);
 			const response = await apiRequest(
