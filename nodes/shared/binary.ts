@@ -88,26 +88,22 @@ export async function firstBytes(body: unknown, count: number): Promise<Buffer> 
 	if (!isStream(body)) return (await bodyBytes(body)).subarray(0, count);
 	const stream = body;
 	return await new Promise<Buffer>((resolve, reject) => {
-		const onReadable = () => {
-			const chunk = stream.read() as Buffer | null;
-			if (chunk === null) return; // wait for data, or for 'end'
-			cleanUp();
-			stream.unshift(chunk);
-			resolve(chunk.subarray(0, count));
-		};
-		const onEnd = () => {
-			cleanUp();
-			resolve(Buffer.alloc(0));
-		};
-		const onError = (error: unknown) => {
-			cleanUp();
-			reject(error);
-		};
-		const cleanUp = () => {
+		const settle = (outcome: () => void) => {
 			stream.removeListener('readable', onReadable);
 			stream.removeListener('end', onEnd);
 			stream.removeListener('error', onError);
+			outcome();
 		};
+		const onReadable = () => {
+			const chunk = stream.read() as Buffer | null;
+			if (chunk === null) return; // wait for data, or for 'end'
+			settle(() => {
+				stream.unshift(chunk);
+				resolve(chunk.subarray(0, count));
+			});
+		};
+		const onEnd = () => settle(() => resolve(Buffer.alloc(0)));
+		const onError = (error: unknown) => settle(() => reject(error));
 		stream.on('readable', onReadable);
 		stream.once('end', onEnd);
 		stream.once('error', onError);

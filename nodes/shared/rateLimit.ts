@@ -149,6 +149,16 @@ export class Pacer {
 		lane.unsent.push(this.clock.now());
 	}
 
+	/** `takeSlot`, then `sending`: for a request that is sent as soon as it has its slot. */
+	async takeSlotToSend(
+		application: string,
+		kind: RequestKind,
+		options: { signal?: AbortSignal } = {},
+	): Promise<(answer?: Pick<IN8nHttpFullResponse, 'headers'>) => void> {
+		await this.takeSlot(application, kind, options);
+		return this.sending(application, kind);
+	}
+
 	/**
 	 * A request that took its slot is being sent now. Call the returned function once, with its answer
 	 * when one came, as soon as it is answered or failed: until then it holds a place in every new second.

@@ -85,10 +85,11 @@ async function takeSlotOf(policy: RequestPolicy): Promise<Answered> {
 	if (!policy.pace) return () => {};
 	const { application } = policy.pace;
 	const kind: RequestKind = isRead(policy.method) ? 'read' : 'write';
-	await processPacer.takeSlot(application, kind, { signal: policy.signal }).catch(() => {
-		throw cancelled(policy);
-	});
-	const answered = processPacer.sending(application, kind);
+	const answered = await processPacer
+		.takeSlotToSend(application, kind, { signal: policy.signal })
+		.catch(() => {
+			throw cancelled(policy);
+		});
 	return (answer) => {
 		answered(answer);
 		if (answer) processPacer.learn(application, kind, answer);
