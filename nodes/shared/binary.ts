@@ -144,11 +144,7 @@ export async function fileToItem(
 		}
 	}
 	const body = isStream(response.body) ? response.body : await bodyBytes(response.body);
-	const binary = await context.helpers.prepareBinaryData(
-		body as Parameters<typeof context.helpers.prepareBinaryData>[0],
-		fileName,
-		mimeType,
-	);
+	const binary = await context.helpers.prepareBinaryData(body, fileName, mimeType);
 	const fileSize = binary.bytes ?? (Buffer.isBuffer(body) ? body.length : undefined);
 	return {
 		json: { ...metadata, fileName, mimeType, fileSize },

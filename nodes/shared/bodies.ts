@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { BinaryHelperFunctions, IDataObject } from 'n8n-workflow';
 
 // Answer bodies as n8n hands them over: parsed JSON, text, bytes, or a stream (`encoding: 'stream'`).
 
@@ -7,14 +7,8 @@ export function isObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-interface BodyStream extends AsyncIterable<Buffer> {
-	pipe: unknown;
-	read(): unknown;
-	unshift(chunk: Buffer): void;
-	on(event: string, listener: (...args: unknown[]) => void): unknown;
-	once(event: string, listener: (...args: unknown[]) => void): unknown;
-	removeListener(event: string, listener: (...args: unknown[]) => void): unknown;
-}
+/** A streamed body: the Readable that n8n's binary store takes. */
+type BodyStream = Exclude<Parameters<BinaryHelperFunctions['prepareBinaryData']>[0], Buffer>;
 
 export function isStream(body: unknown): body is BodyStream {
 	return (

@@ -26,19 +26,14 @@ export async function introspectToken(
 ): Promise<Introspection> {
 	if (!connection.authServerUrl) throw failureError(context.getNode(), 'noAuthServer');
 	// A sign-in page or another service answering 200 is not the server's word on the token.
-	const { body } = await apiRequest(
-		context,
-		connection,
-		{
-			method: 'POST',
-			path: `${connection.authServerUrl}/introspect`,
-			body: { token: connection.accessToken },
-			headers: { 'Content-Type': 'application/json' },
-			readOnly: true,
-			toAuthorizationServer: true,
-		},
-		{},
-	).catch((error: unknown) => {
+	const { body } = await apiRequest(context, connection, {
+		method: 'POST',
+		path: `${connection.authServerUrl}/introspect`,
+		body: { token: connection.accessToken },
+		headers: { 'Content-Type': 'application/json' },
+		readOnly: true,
+		toAuthorizationServer: true,
+	}).catch((error: unknown) => {
 		throw isTextAnswer(error) ? notAnIntrospection(context, 'text (an HTML page, say)') : error;
 	});
 	if (!isObject(body) || typeof body.active !== 'boolean') {

@@ -42,7 +42,7 @@ interface RequestPolicy {
 	/** Fewer attempts than MAX_ATTEMPTS (a credential Test). */
 	attempts?: number;
 	/** The application whose pace every attempt follows. */
-	pace?: { application: string };
+	application?: string;
 }
 
 /**
@@ -82,8 +82,8 @@ type Answered = (answer?: IN8nHttpFullResponse) => void;
 
 /** A slot of the application's pace, held by the attempt until it is answered or failed. */
 async function takeSlotOf(policy: RequestPolicy): Promise<Answered> {
-	if (!policy.pace) return () => {};
-	const { application } = policy.pace;
+	const { application } = policy;
+	if (application === undefined) return () => {};
 	const kind: RequestKind = isRead(policy.method) ? 'read' : 'write';
 	const answered = await processPacer
 		.takeSlotToSend(application, kind, { signal: policy.signal })

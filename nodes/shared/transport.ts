@@ -16,15 +16,9 @@ import { isRead, sendWithPolicy, type Sending } from './requestPolicy';
 
 interface ApiRequest {
 	method: IHttpRequestMethods;
-	/**
-	 * With `companyId`, the path below that company (`/payment-files`, `''` for its record); otherwise
-	 * the path below the API base URL, already encoded, or a full URL (the authorization server).
-	 */
+	/** Below the company (`''` for its record), or below the API base URL (encoded), or a full URL. */
 	path: string;
-	/**
-	 * The company the request is for: its path is built here, and with the Partner API credential the
-	 * credential sends that company's token (it checks the path and its list itself).
-	 */
+	/** The company the request is for; the Partner API credential sends its token (and checks it). */
 	companyId?: string;
 	/** The collection the company is read from: its record (`companies`, the default) or its French record. */
 	companyCollection?: 'companies' | 'companies-fr';
@@ -70,9 +64,7 @@ function safeTransportOptions(requestOptions: RequestOptions = {}): Partial<IHtt
 
 /** The execution's cancel signal, where the context has one (a poll has none). */
 export function cancelSignalOf(context: RequestContext): AbortSignal | undefined {
-	return 'getExecutionCancelSignal' in context
-		? (context as IExecuteFunctions).getExecutionCancelSignal()
-		: undefined;
+	return 'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined;
 }
 
 /**
@@ -223,11 +215,9 @@ export async function apiRequest<T = IN8nHttpFullResponse>(
 		deadline: connection.deadline,
 		attemptTimeoutMs: connection.requestOptions?.timeout ?? connection.attemptTimeoutMs,
 		// The authorization server is not the API: its requests follow a pace of their own.
-		pace: {
-			application: request.toAuthorizationServer
-				? `${connection.application} (authorization server)`
-				: connection.application,
-		},
+		application: request.toAuthorizationServer
+			? `${connection.application} (authorization server)`
+			: connection.application,
 		attempts: connection.attempts,
 	};
 	const sending = sendingOf(context, connection, httpOptionsOf(connection, request));
