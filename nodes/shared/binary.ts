@@ -2,6 +2,7 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IN8nHttpFullResponse,
+	INode,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
@@ -33,8 +34,8 @@ interface ExpectedFile {
 	fileName: string;
 	/** Used when the answer has no Content-Type, or only the generic octet-stream one. */
 	mimeType: string;
-	/** The bytes the file starts with, where its format has a signature (`%PDF-`). */
-	signature?: string;
+	/** Checks the bytes against the file's format (a PDF's signature), after the HTML check. */
+	checkFormat?: (body: unknown, node: INode) => Promise<void>;
 }
 
 const GENERIC_MIME_TYPES = ['', 'application/octet-stream', 'binary/octet-stream'];
@@ -78,38 +79,6 @@ export function fileNameFromContentDisposition(contentDisposition: string): stri
 	return safeFileName(plain[2] !== undefined ? plain[2].replace(/\\(.)/g, '$1') : plain[1].trim());
 }
 
-/**
- * The first bytes of a body without taking them from it: a stream gets what was read back
- * (`unshift`), so whoever reads it next reads every byte. Read in paused mode through 'readable',
- * never by pause(): n8n's binary store reads with a 'data' listener, which would not resume a
- * stream paused explicitly.
- */
-export async function firstBytes(body: unknown, count: number): Promise<Buffer> {
-	if (!isStream(body)) return (await bodyBytes(body)).subarray(0, count);
-	const stream = body;
-	return await new Promise<Buffer>((resolve, reject) => {
-		const settle = (outcome: () => void) => {
-			stream.removeListener('readable', onReadable);
-			stream.removeListener('end', onEnd);
-			stream.removeListener('error', onError);
-			outcome();
-		};
-		const onReadable = () => {
-			const chunk = stream.read() as Buffer | null;
-			if (chunk === null) return; // wait for data, or for 'end'
-			settle(() => {
-				stream.unshift(chunk);
-				resolve(chunk.subarray(0, count));
-			});
-		};
-		const onEnd = () => settle(() => resolve(Buffer.alloc(0)));
-		const onError = (error: unknown) => settle(() => reject(error));
-		stream.on('readable', onReadable);
-		stream.once('end', onEnd);
-		stream.once('error', onError);
-	});
-}
-
 function mimeTypeOf(contentType: string, fallback: string): string {
 	const type = contentType.split(';')[0].trim().toLowerCase();
 	return GENERIC_MIME_TYPES.includes(type) ? fallback : type;
@@ -135,14 +104,7 @@ export async function fileToItem(
 	if (mimeType === 'text/html') {
 		throw failureError(context.getNode(), 'notTheFile', { what: 'an HTML page' });
 	}
-	if (expected.signature) {
-		const start = await firstBytes(response.body, expected.signature.length);
-		if (start.toString('latin1') !== expected.signature) {
-			throw failureError(context.getNode(), 'notTheFile', {
-				what: `a file that does not start with ${expected.signature}`,
-			});
-		}
-	}
+	await expected.checkFormat?.(response.body, context.getNode());
 	const body = isStream(response.body) ? response.body : await bodyBytes(response.body);
 	const binary = await context.helpers.prepareBinaryData(body, fileName, mimeType);
 	const fileSize = binary.bytes ?? (Buffer.isBuffer(body) ? body.length : undefined);

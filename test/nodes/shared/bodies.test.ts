@@ -1,5 +1,5 @@
 import { bodyBytes } from '../../../nodes/shared/bodies';
-import { firstBytes } from '../../../nodes/shared/binary';
+import { firstBytes } from '../../../nodes/shared/documents';
 import { streamOf } from '../../support/streams';
 
 describe('bodyBytes', () => {
