@@ -209,8 +209,8 @@ export function unexpectedAnswerError(
 	node: INode,
 	response: IN8nHttpFullResponse,
 	expected: string,
-	got: string,
 	itemIndex?: number,
+	got = JSON.stringify(response.body ?? null),
 ) {
 	const values = { expected, got: got.slice(0, 200), status: response.statusCode };
 	return failureError(node, 'unexpectedAnswer', values, itemIndex);

@@ -37,10 +37,8 @@ export async function introspectToken(
 		throw isTextAnswer(error) ? notAnIntrospection(context, 'text (an HTML page, say)') : error;
 	});
 	if (!isObject(body) || typeof body.active !== 'boolean') {
-		throw notAnIntrospection(
-			context,
-			`JSON without it (${JSON.stringify(body ?? null).slice(0, 100)})`,
-		);
+		const shown = JSON.stringify(body ?? null).slice(0, 100);
+		throw notAnIntrospection(context, `JSON without it (${shown})`);
 	}
 	return body as unknown as Introspection;
 }

@@ -58,17 +58,11 @@ export interface Sending {
 	after?: unknown[];
 }
 
-function budgetError(policy: RequestPolicy, lastFailure: string, ofCaller: boolean) {
-	return failureError(
-		policy.node,
-		ofCaller ? 'pollRequestBudget' : 'requestBudget',
-		{
-			last: lastFailure,
-			budget: requestBudgetMs(policy) / 1000,
-			timeoutAdvice: policy.errorContext?.timeoutAdvice,
-		},
-		policy.errorContext?.itemIndex,
-	);
+function budgetError(policy: RequestPolicy, last: string, ofCaller: boolean) {
+	const { timeoutAdvice, itemIndex } = policy.errorContext ?? {};
+	const values = { last, budget: requestBudgetMs(policy) / 1000, timeoutAdvice };
+	const failure = ofCaller ? 'pollRequestBudget' : 'requestBudget';
+	return failureError(policy.node, failure, values, itemIndex);
 }
 
 function requestBudgetMs(policy: RequestPolicy): number {

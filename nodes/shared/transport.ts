@@ -86,7 +86,7 @@ function checkSuccessBody(
 		if (text) throw failureError(node, 'malformedAnswer', {}, itemIndex);
 		if (!isObject(response.body) && !Array.isArray(response.body)) {
 			const got = text === '' ? 'an empty body' : JSON.stringify(response.body ?? null);
-			throw unexpectedAnswerError(node, response, 'a JSON object', got, itemIndex);
+			throw unexpectedAnswerError(node, response, 'a JSON object', itemIndex, got);
 		}
 		return;
 	}
