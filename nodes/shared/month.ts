@@ -83,19 +83,20 @@ export function readableMonth(month: string): string {
 	return `${MONTH_NAMES[Number(month.slice(4, 6)) - 1]} ${month.slice(0, 4)}`;
 }
 
-/** The Month field's tooltip. */
-const MONTH_DESCRIPTION = `Payroll month. ${MONTH_HELP}`;
+/** A month field of the node: what the month is for, then what the field accepts. */
+export function monthFieldOf(field: MonthField, meaning: string): INodeProperties {
+	const description = `${meaning} ${MONTH_HELP}`;
+	return {
+		...field,
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '202610',
+		description,
+	};
+}
 
-/** The node's Month field. */
-export const monthField: INodeProperties = {
-	displayName: 'Month',
-	name: 'month',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: '202610',
-	description: MONTH_DESCRIPTION,
-};
+export const monthField = monthFieldOf({ displayName: 'Month', name: 'month' }, 'Payroll month.');
 
 /** The item's month field as YYYYMM, or an error that names the field. */
 export const monthOf = (

@@ -8,15 +8,12 @@ import {
 
 import type { Connection } from '../../../shared/connection';
 import { parameterError, type ErrorContext } from '../../../shared/errors';
-import { MONTH_HELP, monthOf } from '../../../shared/month';
+import { monthFieldOf, monthOf } from '../../../shared/month';
 import { isObject } from '../../../shared/bodies';
 import { apiRequest } from '../../../shared/transport';
 import { listedCompanyId } from '../../helpers/itemCompany';
 import { optionsField, type Operation } from '../resource';
 import { declarationFailure, pendingDeclaration, recordDeclaration, startBatch } from './ledger';
-
-/** The Month of Application field's tooltip. */
-const MONTH_OF_APPLICATION_DESCRIPTION = `Month the declaration applies to. ${MONTH_HELP}`;
 
 const productNameField: INodeProperties = {
 	displayName: 'Product Name',
@@ -25,15 +22,10 @@ const productNameField: INodeProperties = {
 	default: '',
 };
 
-const monthOfApplicationField: INodeProperties = {
-	displayName: 'Month of Application',
-	name: 'monthOfApplication',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: '202610',
-	description: MONTH_OF_APPLICATION_DESCRIPTION,
-};
+const monthOfApplicationField = monthFieldOf(
+	{ displayName: 'Month of Application', name: 'monthOfApplication' },
+	'Month the declaration applies to.',
+);
 
 const properties: INodeProperties[] = [
 	monthOfApplicationField,
