@@ -42,7 +42,7 @@ export interface CallerSettings {
 	timeoutAdvice?: string;
 	/** When every request must have ended (epoch ms): a trigger poll's budget. */
 	deadline?: number;
-	/** The time one attempt may take when the user set no Timeout (the request policy's own otherwise). */
+	/** One attempt's time when the user set no Timeout (else the request policy's own). */
 	attemptTimeoutMs?: number;
 	requestOptions?: RequestOptions;
 }
@@ -74,10 +74,7 @@ export interface Connection extends CallerSettings {
 	accessToken: string;
 	/** With the Partner API credential only. */
 	partner?: PartnerCompanies;
-	/**
-	 * Who the service counts requests against (its rate limit is per client application): the API
-	 * with the OAuth2 client id, or with a digest of a token obtained outside n8n (never the token).
-	 */
+	/** Who the rate limit counts against: the API with the OAuth2 client id, or a token's digest (never the token). */
 	application: string;
 	/** Attempts per request, when fewer than the request policy's (a credential Test answers at once). */
 	attempts?: number;

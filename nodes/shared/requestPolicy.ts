@@ -41,7 +41,7 @@ interface RequestPolicy {
 	attemptTimeoutMs?: number;
 	/** Fewer attempts than MAX_ATTEMPTS (a credential Test). */
 	attempts?: number;
-	/** The application whose pace every attempt follows. */
+	/** Whose pace every attempt follows. */
 	application?: string;
 }
 
