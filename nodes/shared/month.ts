@@ -25,13 +25,8 @@ export interface MonthField {
 function asText(value: unknown, timeZone: string): string {
 	// A Date object is an instant without a zone: its month is the workflow's, like $now's.
 	if (value instanceof Date) return DateTime.fromJSDate(value, { zone: timeZone }).toISO() ?? '';
-	if (
-		value &&
-		typeof value === 'object' &&
-		typeof (value as { toISO?: unknown }).toISO === 'function'
-	) {
-		return String((value as { toISO: () => string }).toISO());
-	}
+	// Luxon's DateTime (n8n's $now), from n8n's copy of luxon too.
+	if (DateTime.isDateTime(value)) return String(value.toISO());
 	return typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
 }
 
