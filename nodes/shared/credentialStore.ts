@@ -15,7 +15,7 @@ import {
 	type StoredCompanyRow,
 } from '../../credentials/partnerCompanies';
 import { withoutTrailingSlashes } from './authentication';
-import { isObject } from './objects';
+import { isObject } from './bodies';
 
 // Writes the Partner API credential's company list through n8n's public API (PATCH
 // /api/v1/credentials/{id} with isPartialData, n8n 2.8.4 and 2.40.7): the connect link adds or
