@@ -83,6 +83,8 @@ export class PartnerPayrollN8nApi implements ICredentialType, RestrictableToSupp
 			baseURL: '={{ String($credentials.url).replace(/\\/+$/, "") }}/api/v1',
 			url: '/credentials',
 			qs: { limit: 1 },
+			// A redirect would take the key header along to the address it names.
+			disableFollowRedirect: true,
 		},
 	};
 }

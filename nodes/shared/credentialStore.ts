@@ -81,7 +81,66 @@ function n8nMessage(body: unknown): string {
 	return typeof message === 'string' && message ? ` n8n said: ${message.slice(0, 200)}` : '';
 }
 
-/** One request to n8n's public API with the n8n API credential; refusals become what to fix. */
+/** Hosts that are this machine: plain http:// to them never crosses a network. */
+function isLoopback(url: URL): boolean {
+	const host = url.hostname.replace(/^\[|\]$/g, '');
+	return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** The n8n URLs already warned about in this process: one warning per address, not one per write. */
+const warnedPlainHttp = new Set<string>();
+
+/** The key (and, on a write, the list of tokens) would cross a network unencrypted: say so once per address. */
+function warnOnPlainHttp(context: StoreContext, base: string): void {
+	const url = new URL(base);
+	if (url.protocol !== 'http:' || isLoopback(url) || warnedPlainHttp.has(base)) return;
+	warnedPlainHttp.add(base);
+	context.logger.warn(
+		`Partner Payroll: the n8n URL of the Partner Payroll n8n API credential (${base}) is plain http:// to another host: the API key and the companies' tokens travel unencrypted. Use https://, or this n8n's loopback address (http://127.0.0.1:<port>).`,
+	);
+}
+
+/**
+ * The address a redirect names, as the n8n URL to enter: its `/api/v1…` tail cut off when it keeps
+ * the request's path, else its origin.
+ */
+function redirectedBase(location: unknown, requested: string, path: string): string {
+	try {
+		const target = new URL(String(location ?? ''), requested);
+		const tail = `/api/v1${path.split('?')[0]}`;
+		const cut = target.pathname.endsWith(tail) ? target.pathname.slice(0, -tail.length) : '';
+		return `${target.origin}${cut}`;
+	} catch {
+		return 'the address it redirects to';
+	}
+}
+
+/** What to fix when n8n's public API answered `status` (300 or more), in n8n's words where it gave some. */
+function refusal(
+	response: IN8nHttpFullResponse,
+	request: { base: string; method: IHttpRequestMethods; path: string },
+): string {
+	const { base, method, path } = request;
+	const status = response.statusCode;
+	const route = path.split('?')[0];
+	if (status >= 300 && status < 400) {
+		const to = redirectedBase(response.headers?.location, `${base}/api/v1${path}`, path);
+		return `${base}/api/v1${route} answered ${status}, a redirect to ${to}. Requests to n8n's API follow no redirect, so that the API key and the companies' tokens go only to the address entered: enter ${to} as the n8n URL of the Partner Payroll n8n API credential.`;
+	}
+	if (status === 401 || status === 403) {
+		return `n8n's public API at ${base} refused the API key of the Partner Payroll n8n API credential (${status}). Create a key in Settings → n8n API, as a user who owns the Partner API credential, and paste it into that credential.${n8nMessage(response.body)}`;
+	}
+	if (status === 404) {
+		return `n8n's public API answered 404 at ${base}/api/v1${route}: it is disabled (N8N_PUBLIC_API_DISABLED), the n8n URL is not this n8n, or the Partner API credential no longer exists.${n8nMessage(response.body)}`;
+	}
+	return `n8n's public API answered ${status} to ${method} ${route}.${n8nMessage(response.body)}`;
+}
+
+/**
+ * One request to n8n's public API with the n8n API credential; refusals become what to fix. A
+ * redirect is not followed: n8n's request helper would send the key header (and a 307/308 the body,
+ * the whole company list) to whatever address it names.
+ */
 export async function n8nApiRequest(
 	context: StoreContext,
 	method: IHttpRequestMethods,
@@ -97,6 +156,7 @@ export async function n8nApiRequest(
 			`The n8n URL of the Partner Payroll n8n API credential ("${base}") is not a URL. Enter this n8n's address, such as https://n8n.example.com.`,
 		);
 	}
+	warnOnPlainHttp(context, base);
 	let response: IN8nHttpFullResponse | undefined;
 	let unreachable = '';
 	try {
@@ -111,6 +171,7 @@ export async function n8nApiRequest(
 				timeout: 20_000,
 				ignoreHttpStatusErrors: true,
 				returnFullResponse: true,
+				disableFollowRedirect: true,
 			},
 		)) as IN8nHttpFullResponse;
 	} catch (error) {
@@ -123,24 +184,8 @@ export async function n8nApiRequest(
 			`n8n's public API could not be reached at ${base}/api/v1 (${unreachable}). Check the n8n URL of the Partner Payroll n8n API credential: the address at which this n8n reaches itself.`,
 		);
 	}
-	const status = response.statusCode;
-	if (status === 401 || status === 403) {
-		throw new N8nApiProblem(
-			node,
-			`n8n's public API at ${base} refused the API key of the Partner Payroll n8n API credential (${status}). Create a key in Settings → n8n API, as a user who owns the Partner API credential, and paste it into that credential.${n8nMessage(response.body)}`,
-		);
-	}
-	if (status === 404) {
-		throw new N8nApiProblem(
-			node,
-			`n8n's public API answered 404 at ${base}/api/v1${path.split('?')[0]}: it is disabled (N8N_PUBLIC_API_DISABLED), the n8n URL is not this n8n, or the Partner API credential no longer exists.${n8nMessage(response.body)}`,
-		);
-	}
-	if (status >= 300) {
-		throw new N8nApiProblem(
-			node,
-			`n8n's public API answered ${status} to ${method} ${path.split('?')[0]}.${n8nMessage(response.body)}`,
-		);
+	if (response.statusCode >= 300) {
+		throw new N8nApiProblem(node, refusal(response, { base, method, path }));
 	}
 	return response.body;
 }
@@ -205,6 +250,23 @@ function domainRestriction(stored: IDataObject): IDataObject {
 
 // n8n quirk Q6: docs/n8n-quirks.md
 /**
+ * What a partial PATCH must carry besides the list: n8n 2.8.4 checks it against the credential's
+ * whole schema (its required API Base URL and Authorization Server URL, and n8n's domain fields);
+ * n8n 2.40.7 checks a partial one without required fields. Nothing else is sent: `stored` is the
+ * credential as n8n resolved it, so a Client ID or Client Secret kept as an expression or an external
+ * secret (`{{ $secrets… }}`) would be written back as its value. n8n merges the top level, so every
+ * field not sent stays as stored.
+ */
+function fieldsTheSchemaNeeds(stored: IDataObject): IDataObject {
+	return {
+		baseUrl: stored.baseUrl,
+		authServerUrl: stored.authServerUrl,
+		...domainRestriction(stored),
+	};
+}
+
+// n8n quirk Q6: docs/n8n-quirks.md
+/**
  * Changes the node's Partner API credential's company list under the lock: reads it afresh, writes
  * what `change` makes of it, reads it again and checks with `isThere` that the change is stored.
  */
@@ -218,9 +280,7 @@ export async function changeCompanyList<T>(
 		const stored = await context.getCredentials(PARTNER_CREDENTIAL);
 		const { rows, result } = change(storedRows(stored));
 		await n8nApiRequest(context, 'PATCH', `/credentials/${encodeURIComponent(credentialId)}`, {
-			// The whole credential as read under the lock, with the new list: n8n 2.8.4 checks a partial
-			// PATCH's data against the credential's schema before merging (its required fields included).
-			data: { ...stored, ...domainRestriction(stored), companies: { company: rows } },
+			data: { ...fieldsTheSchemaNeeds(stored), companies: { company: rows } },
 			isPartialData: true,
 		});
 		if (!isThere(readCompanyRows(await context.getCredentials(PARTNER_CREDENTIAL)))) {

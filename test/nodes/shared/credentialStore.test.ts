@@ -1,0 +1,138 @@
+import { ExecuteContext } from 'n8n-core';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+
+import { PartnerPayrollN8nApi } from '../../../credentials/PartnerPayrollN8nApi.credentials';
+import { bindToken } from '../../../credentials/partnerCompanies';
+import { runPartnerPayroll } from '../../support/fixtures';
+import { testCredential } from '../../support/credential-tester';
+import { startStubService, type StubRequest } from '../../support/stub-service';
+import { FakeN8nApi, N8N_API_KEY } from '../PartnerPayrollConnectTrigger/connectHarness';
+
+// What the package sends to n8n's public API when it writes the Partner API credential's list (Remove
+// Company here; the connect link writes through the same function): to the address entered only, and
+// nothing of the credential but the list and what n8n's schema check needs.
+
+/** The id the test harness gives the node's Partner API credential. */
+const PARTNER_ID = 'partnerPayrollPartnerApi-id';
+
+const n8n = new FakeN8nApi();
+/** A server that redirects every request to the fake n8n, as a moved or canonicalising address does. */
+let redirecting: { url: string; close(): Promise<void> };
+const redirected: StubRequest[] = [];
+beforeAll(async () => {
+	await n8n.start();
+	redirecting = await startStubService((request) => {
+		redirected.push(request);
+		return { status: 307, headers: { Location: `${n8n.url}${request.path}` } };
+	});
+});
+afterAll(async () => {
+	await redirecting.close();
+	await n8n.stop();
+});
+
+const row = (companyId: string) => ({
+	companyId,
+	label: `Client ${companyId}`,
+	accessToken: bindToken(companyId, `token-of-${companyId}`),
+});
+
+/** The Partner API credential as stored in n8n: its Client ID and Secret kept as expressions. */
+function storeCredential(): void {
+	n8n.credentials.set(PARTNER_ID, {
+		name: 'Partner',
+		type: 'partnerPayrollPartnerApi',
+		data: {
+			baseUrl: 'https://api.payroll.example/v1',
+			authServerUrl: 'https://auth.payroll.example/oauth',
+			clientId: '={{ $env.PARTNER_CLIENT_ID }}',
+			clientSecret: '={{ $secrets.vault.partnerSecret }}',
+			companies: { company: [row('FR1001'), row('FR1002'), row('ES2001')] },
+		},
+	});
+	n8n.requests.length = 0;
+	redirected.length = 0;
+}
+
+/** What n8n's getCredentials gives a node: the stored credential with its expressions resolved. */
+function resolved(data: IDataObject): ICredentialDataDecryptedObject {
+	return JSON.parse(
+		JSON.stringify(data, (_key, value: unknown) =>
+			typeof value === 'string' && value.startsWith('={{') ? `resolved ${value}` : value,
+		),
+	) as ICredentialDataDecryptedObject;
+}
+
+async function removeCompany(companyId: string, n8nUrl: string): Promise<string | undefined> {
+	const credentials = { partnerPayrollN8nApi: { url: n8nUrl, apiKey: N8N_API_KEY } };
+	Object.defineProperty(credentials, 'partnerPayrollPartnerApi', {
+		enumerable: true,
+		get: () => resolved(n8n.credentials.get(PARTNER_ID)!.data),
+	});
+	return await runPartnerPayroll(
+		{ resource: 'partnerCredential', operation: 'removeCompany', companyId },
+		credentials as unknown as Record<string, ICredentialDataDecryptedObject>,
+	).then(
+		() => undefined,
+		(error: Error) => error.message,
+	);
+}
+
+beforeEach(storeCredential);
+
+describe("requests to n8n's public API", () => {
+	test('a redirect is not followed: the key and the list stay home, and the error names the address to enter (F3)', async () => {
+		const before = JSON.stringify(n8n.credentials.get(PARTNER_ID));
+		const error = await removeCompany('FR1002', redirecting.url);
+		expect(error).toContain(`answered 307, a redirect to ${n8n.url}.`);
+		expect(error).toContain(
+			`enter ${n8n.url} as the n8n URL of the Partner Payroll n8n API credential`,
+		);
+		expect(redirected.map((request) => request.method)).toEqual(['PATCH']);
+		expect(n8n.requests).toEqual([]);
+		expect(JSON.stringify(n8n.credentials.get(PARTNER_ID))).toBe(before);
+	});
+
+	test("the n8n API credential's Test follows no redirect either (F3)", async () => {
+		const result = await testCredential(new PartnerPayrollN8nApi(), {
+			url: redirecting.url,
+			apiKey: N8N_API_KEY,
+		});
+		expect(result.status).toBe('Error');
+		expect(redirected).toHaveLength(1);
+		expect(n8n.requests).toEqual([]);
+	});
+
+	test('plain http:// to another host is warned about once per address; loopback is not (F3)', async () => {
+		const warnings: string[] = [];
+		// The node's logger (n8n-core's ExecuteContext.logger), as n8n's log would receive it.
+		const logger = { warn: (message: string) => warnings.push(message), debug() {}, info() {} };
+		jest.spyOn(ExecuteContext.prototype, 'logger', 'get').mockReturnValue(logger as never);
+		try {
+			// Not reachable: the warning comes before the request, which then fails.
+			const remote = 'http://n8n.partner.invalid:5678';
+			await removeCompany('FR1002', remote);
+			await removeCompany('FR1002', `${remote}/`);
+			await removeCompany('FR1002', n8n.url);
+			expect(warnings).toEqual([
+				expect.stringContaining(`(${remote}) is plain http:// to another host`),
+			]);
+			expect(warnings.join(' ')).not.toContain(N8N_API_KEY);
+		} finally {
+			jest.restoreAllMocks();
+		}
+	});
+});
+
+describe("the list written to n8n's public API", () => {
+	test('a Client ID and Secret kept as expressions stay expressions; the list changes (F10)', async () => {
+		expect(await removeCompany('FR1002', n8n.url)).toBeUndefined();
+		const stored = n8n.credentials.get(PARTNER_ID)!.data;
+		expect(stored.clientId).toBe('={{ $env.PARTNER_CLIENT_ID }}');
+		expect(stored.clientSecret).toBe('={{ $secrets.vault.partnerSecret }}');
+		expect((stored.companies as { company: IDataObject[] }).company).toEqual([
+			row('FR1001'),
+			row('ES2001'),
+		]);
+	});
+});
