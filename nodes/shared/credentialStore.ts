@@ -8,8 +8,8 @@ import {
 } from 'n8n-workflow';
 
 import {
-	bindToken,
 	readCompanyRows,
+	rowsWithTheirTokens,
 	storedRows,
 	type CompanyRow,
 	type StoredCompanyRow,
@@ -190,15 +190,6 @@ export async function n8nApiRequest(
 	return response.body;
 }
 
-/** The rows as stored, each with its raw values (a broken row is written back as it was). */
-function rowsToWrite(rows: StoredCompanyRow[]): IDataObject[] {
-	return rows.map((row) => ({
-		companyId: textOf(row.companyId),
-		label: textOf(row.label),
-		accessToken: textOf(row.accessToken),
-	}));
-}
-
 export interface NewToken {
 	companyId: string;
 	/** Empty: keep the row's label, else the company id. */
@@ -206,32 +197,41 @@ export interface NewToken {
 	token: string;
 }
 
-/** The list with the company's row replaced in place, or appended: its token bound to it. */
+const isRowOf = (companyId: string) => (row: StoredCompanyRow) =>
+	textOf(row.companyId).trim() === companyId;
+
+/**
+ * The list with the company's token replaced in its own row, or the company appended; every other
+ * token back in its own row (an edit in n8n's editor may have moved them).
+ */
 export function withCompany(
 	rows: StoredCompanyRow[],
 	company: NewToken,
 ): { rows: IDataObject[]; replaced: boolean; label: string } {
-	const written = rowsToWrite(rows);
-	const index = written.findIndex((row) => String(row.companyId).trim() === company.companyId);
-	const label = company.label || String(written[index]?.label ?? '').trim() || company.companyId;
-	const row = {
+	const index = rows.findIndex(isRowOf(company.companyId));
+	const label = company.label || textOf(rows[index]?.label).trim() || company.companyId;
+	// The row keeps what it holds until the tokens are placed: maybe another company's moved token.
+	const row = { companyId: company.companyId, label, accessToken: rows[index]?.accessToken ?? '' };
+	const listed = index >= 0 ? rows.map((kept, at) => (at === index ? row : kept)) : [...rows, row];
+	const written = rowsWithTheirTokens(listed, {
 		companyId: company.companyId,
-		label,
-		accessToken: bindToken(company.companyId, company.token),
-	};
-	if (index >= 0) written[index] = row;
-	else written.push(row);
+		token: company.token,
+	});
 	return { rows: written, replaced: index >= 0, label };
 }
 
-/** The list without the company's rows (every row is sent with its real values, so none moves). */
+/**
+ * The list without the company's rows, and without its token wherever an edit in n8n's editor had
+ * moved it; every other token back in its own row.
+ */
 export function withoutCompany(
 	rows: StoredCompanyRow[],
 	companyId: string,
 ): { rows: IDataObject[]; removed: StoredCompanyRow[] } {
-	const written = rowsToWrite(rows);
-	const isIt = (row: IDataObject) => String(row.companyId).trim() === companyId;
-	return { rows: written.filter((row) => !isIt(row)), removed: written.filter(isIt) };
+	const written = rowsWithTheirTokens(rows.filter((row) => !isRowOf(companyId)(row))).map((row) =>
+		row.accessToken.startsWith(`${companyId}:`) ? { ...row, accessToken: '' } : row,
+	);
+	return { rows: written, removed: rows.filter(isRowOf(companyId)) };
 }
 
 // n8n quirk Q6: docs/n8n-quirks.md

@@ -7,11 +7,13 @@ import { MONTH_DESCRIPTION, normalizeMonth, type MonthField } from '../../shared
 
 /**
  * Company ID, shown for every operation of one resource but those named: typed, or with the Partner API
- * credential a company of its list (shown for every operation: its token is the one the operation uses).
+ * credential a company of its list (shown for every operation: its token is the one the operation uses),
+ * except for the operations that work on the whole list (`listOperations`).
  */
 export const companyIdFieldsOf = (
 	resource: string,
 	exceptOperations: string[] = [],
+	listOperations: string[] = [],
 ): INodeProperties[] => [
 	{
 		...companyIdField,
@@ -19,13 +21,18 @@ export const companyIdFieldsOf = (
 			show: { resource: [resource] },
 			hide: {
 				authentication: ['partnerApi'],
-				...(exceptOperations.length ? { operation: exceptOperations } : {}),
+				...(exceptOperations.length || listOperations.length
+					? { operation: [...exceptOperations, ...listOperations] }
+					: {}),
 			},
 		},
 	},
 	{
 		...partnerCompanyField,
-		displayOptions: { show: { resource: [resource], authentication: ['partnerApi'] } },
+		displayOptions: {
+			show: { resource: [resource], authentication: ['partnerApi'] },
+			...(listOperations.length ? { hide: { operation: listOperations } } : {}),
+		},
 	},
 ];
 

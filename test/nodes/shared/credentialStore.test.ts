@@ -2,7 +2,8 @@ import { ExecuteContext } from 'n8n-core';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { PartnerPayrollN8nApi } from '../../../credentials/PartnerPayrollN8nApi.credentials';
-import { bindToken } from '../../../credentials/partnerCompanies';
+import { bindToken, readCompanyRows } from '../../../credentials/partnerCompanies';
+import { withCompany, withoutCompany } from '../../../nodes/shared/credentialStore';
 import { runPartnerPayroll } from '../../support/fixtures';
 import { testCredential } from '../../support/credential-tester';
 import { startStubService, type StubRequest } from '../../support/stub-service';
@@ -63,15 +64,20 @@ function resolved(data: IDataObject): ICredentialDataDecryptedObject {
 	) as ICredentialDataDecryptedObject;
 }
 
-async function removeCompany(companyId: string, n8nUrl: string): Promise<string | undefined> {
+/** The node's credentials as n8n gives them: the Partner API credential read from the fake n8n at every call. */
+function nodeCredentials(n8nUrl: string): Record<string, ICredentialDataDecryptedObject> {
 	const credentials = { partnerPayrollN8nApi: { url: n8nUrl, apiKey: N8N_API_KEY } };
 	Object.defineProperty(credentials, 'partnerPayrollPartnerApi', {
 		enumerable: true,
 		get: () => resolved(n8n.credentials.get(PARTNER_ID)!.data),
 	});
+	return credentials as unknown as Record<string, ICredentialDataDecryptedObject>;
+}
+
+async function removeCompany(companyId: string, n8nUrl: string): Promise<string | undefined> {
 	return await runPartnerPayroll(
 		{ resource: 'partnerCredential', operation: 'removeCompany', companyId },
-		credentials as unknown as Record<string, ICredentialDataDecryptedObject>,
+		nodeCredentials(n8nUrl),
 	).then(
 		() => undefined,
 		(error: Error) => error.message,
@@ -134,5 +140,80 @@ describe("the list written to n8n's public API", () => {
 			row('FR1001'),
 			row('ES2001'),
 		]);
+	});
+});
+
+/** What n8n's editor stores after deleting row `index` and saving: each masked token given back by position. */
+function deletedInEditor<T extends { accessToken: string }>(rows: T[], index: number): T[] {
+	return rows
+		.filter((_, position) => position !== index)
+		.map((kept, position) => ({ ...kept, accessToken: rows[position].accessToken }));
+}
+
+const companyIds = (count: number) =>
+	Array.from({ length: count }, (_, index) => `FR${String(index + 1).padStart(4, '0')}`);
+
+const storedCompanies = () =>
+	(n8n.credentials.get(PARTNER_ID)!.data.companies as { company: IDataObject[] }).company;
+
+describe('Partner Credential → Repair Company List', () => {
+	test('300 rows, one deleted in the middle in the editor: every token back in its own row; the company whose token n8n dropped is named', async () => {
+		const rows = companyIds(300).map(row);
+		n8n.credentials.get(PARTNER_ID)!.data.companies = { company: deletedInEditor(rows, 149) };
+
+		const [item] = await runPartnerPayroll(
+			{ resource: 'partnerCredential', operation: 'repairCompanyList' },
+			nodeCredentials(n8n.url),
+		);
+
+		expect(item.json).toEqual({
+			companies: 299,
+			connected: 298,
+			movedBack: companyIds(299).slice(150),
+			notConnected: [
+				{
+					companyId: 'FR0300',
+					label: 'Client FR0300',
+					problem: expect.stringContaining('entry 299 (FR0300, Client FR0300) has no Access Token'),
+				},
+			],
+		});
+		expect(storedCompanies()).toEqual([
+			...rows.filter((_, index) => index !== 149 && index !== 299),
+			{ ...row('FR0300'), accessToken: '' },
+		]);
+		expect(n8n.credentials.get(PARTNER_ID)!.data.clientSecret).toBe(
+			'={{ $secrets.vault.partnerSecret }}',
+		);
+		expect(JSON.stringify(item.json)).not.toContain('token-of-');
+	});
+});
+
+describe('the connect write and Remove Company after an edit in the editor', () => {
+	const edited = deletedInEditor(companyIds(4).map(row), 1);
+
+	test('connecting the dropped company again: its new token in its row, every other token back in its own row', () => {
+		const { rows, replaced } = withCompany(edited, {
+			companyId: 'FR0004',
+			label: '',
+			token: 'new-token-of-FR0004',
+		});
+		expect(replaced).toBe(true);
+		expect(rows).toEqual([
+			row('FR0001'),
+			row('FR0003'),
+			{ ...row('FR0004'), accessToken: bindToken('FR0004', 'new-token-of-FR0004') },
+		]);
+		expect(readCompanyRows({ companies: { company: rows } }).map((read) => read.problem)).toEqual([
+			undefined,
+			undefined,
+			undefined,
+		]);
+	});
+
+	test('removing a company takes its token out of whichever row held it', () => {
+		const { rows } = withoutCompany(edited, 'FR0003');
+		// FR0003's token sat in FR0004's row; FR0004's own token was dropped by n8n.
+		expect(rows).toEqual([row('FR0001'), { ...row('FR0004'), accessToken: '' }]);
 	});
 });

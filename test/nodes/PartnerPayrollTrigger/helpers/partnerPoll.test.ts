@@ -326,7 +326,7 @@ describe('partner mode: connection health, once per change', () => {
 		expect(Object.keys(partnerState(trigger).lost)).toEqual(['GB7001']);
 	});
 
-	it("rows shifted in n8n's editor: each shifted row is a lost connection with its reason, no token goes to another company", async () => {
+	it("a row deleted in n8n's editor: only the company whose token n8n dropped is a lost connection, with its reason; no token goes to another company", async () => {
 		const credentials = await session.partner(TWELVE);
 		const rows = rowsOf(credentials);
 		const trigger = createTrigger(PAYROLL, credentials);
@@ -343,7 +343,7 @@ describe('partner mode: connection health, once per change', () => {
 				event: 'connectionLost',
 				companyId: 'ES6003',
 				label: 'Client ES6003',
-				reason: expect.stringContaining('holds the token of company FR5003, not of ES6003'),
+				reason: expect.stringContaining('no row holds the token of company ES6003 any more'),
 			},
 		]);
 		const sent = await apiRequests();
