@@ -193,16 +193,13 @@ describe('the connect write and Remove Company after an edit in the editor', () 
 	const edited = deletedInEditor(companyIds(4).map(row), 1);
 
 	test('connecting the dropped company again: its new token in its row, every other token back in its own row', () => {
-		const { rows, replaced } = withCompany(edited, {
-			companyId: 'FR0004',
-			label: '',
-			token: 'new-token-of-FR0004',
-		});
+		const reconnected = { companyId: 'FR0004', label: '', token: `new-${row('FR0004').label}` };
+		const { rows, replaced } = withCompany(edited, reconnected);
 		expect(replaced).toBe(true);
 		expect(rows).toEqual([
 			row('FR0001'),
 			row('FR0003'),
-			{ ...row('FR0004'), accessToken: bindToken('FR0004', 'new-token-of-FR0004') },
+			{ ...row('FR0004'), accessToken: bindToken('FR0004', reconnected.token) },
 		]);
 		expect(readCompanyRows({ companies: { company: rows } }).map((read) => read.problem)).toEqual([
 			undefined,
