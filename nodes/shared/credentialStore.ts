@@ -29,7 +29,8 @@ import { isObject } from './objects';
 //   each reading the list afresh (n8n's getCredentials reads the database at every call, in
 //   credentials-helper getDecrypted of 2.8.4 and 2.40.7);
 // - two processes (queue mode, several webhook processes): no lock can reach across, so the list is
-//   read again after the write, and a change that is not there is reported as lost (ListChangeLost),
+//   read again after the write, a change that is not there is made again on the list as stored (a
+//   few times), and only then reported as lost (ListChangeLost),
 //   for the caller to ask for a retry.
 
 export const PARTNER_CREDENTIAL = 'partnerPayrollPartnerApi';
@@ -265,10 +266,18 @@ function fieldsTheSchemaNeeds(stored: IDataObject): IDataObject {
 	};
 }
 
+/**
+ * Writes of the list, at most, when another n8n process overwrites it each time: the change (a new
+ * token the service has already issued, whose previous token it revoked) is applied again to the list
+ * as that process left it, rather than lost.
+ */
+const LIST_WRITE_ATTEMPTS = 3;
+
 // n8n quirk Q6: docs/n8n-quirks.md
 /**
  * Changes the node's Partner API credential's company list under the lock: reads it afresh, writes
- * what `change` makes of it, reads it again and checks with `isThere` that the change is stored.
+ * what `change` makes of it, reads it again and checks with `isThere` that the change is stored; when
+ * another process wrote in between, does it again on the list as now stored.
  */
 export async function changeCompanyList<T>(
 	context: StoreContext,
@@ -277,18 +286,18 @@ export async function changeCompanyList<T>(
 ): Promise<T> {
 	const credentialId = partnerCredentialId(context);
 	return await underCredentialLock(credentialId, async () => {
-		const stored = await context.getCredentials(PARTNER_CREDENTIAL);
-		const { rows, result } = change(storedRows(stored));
-		await n8nApiRequest(context, 'PATCH', `/credentials/${encodeURIComponent(credentialId)}`, {
-			data: { ...fieldsTheSchemaNeeds(stored), companies: { company: rows } },
-			isPartialData: true,
-		});
-		if (!isThere(readCompanyRows(await context.getCredentials(PARTNER_CREDENTIAL)))) {
-			throw new ListChangeLost(
-				context.getNode(),
-				'The company list was saved, but read back without this change: another n8n process changed the list at the same moment. Do it again.',
-			);
+		for (let attempt = 1; attempt <= LIST_WRITE_ATTEMPTS; attempt++) {
+			const stored = await context.getCredentials(PARTNER_CREDENTIAL);
+			const { rows, result } = change(storedRows(stored));
+			await n8nApiRequest(context, 'PATCH', `/credentials/${encodeURIComponent(credentialId)}`, {
+				data: { ...fieldsTheSchemaNeeds(stored), companies: { company: rows } },
+				isPartialData: true,
+			});
+			if (isThere(readCompanyRows(await context.getCredentials(PARTNER_CREDENTIAL)))) return result;
 		}
-		return result;
+		throw new ListChangeLost(
+			context.getNode(),
+			`The company list was saved ${LIST_WRITE_ATTEMPTS} times, but read back without this change each time: another n8n process changed the list at the same moment, each time. Do it again.`,
+		);
 	});
 }

@@ -214,3 +214,36 @@ describe('the connect write and Remove Company after an edit in the editor', () 
 		expect(rows).toEqual([row('FR0001'), { ...row('FR0004'), accessToken: '' }]);
 	});
 });
+
+describe('a write lost to another n8n process (F13)', () => {
+	afterEach(() => {
+		n8n.afterPatch = undefined;
+	});
+
+	test('another process writing the list once at the same moment: the change is made again on its list, and both are kept', async () => {
+		// The other process connected ES2002 from the list as it read it before this change.
+		const before = JSON.parse(JSON.stringify(n8n.credentials.get(PARTNER_ID)!.data)) as IDataObject;
+		n8n.afterPatch = (id) => {
+			n8n.afterPatch = undefined;
+			const companies = (before.companies as { company: IDataObject[] }).company;
+			n8n.credentials.get(id)!.data = {
+				...before,
+				companies: { company: [...companies, row('ES2002')] },
+			} as ICredentialDataDecryptedObject;
+		};
+		expect(await removeCompany('FR1002', n8n.url)).toBeUndefined();
+		expect(storedCompanies()).toEqual([row('FR1001'), row('ES2001'), row('ES2002')]);
+		expect(n8n.requests.filter((request) => request.method === 'PATCH')).toHaveLength(2);
+	});
+
+	test('another process overwriting every write: reported after three, and the list is as that process left it', async () => {
+		const before = JSON.stringify(n8n.credentials.get(PARTNER_ID)!.data);
+		n8n.afterPatch = (id) => {
+			n8n.credentials.get(id)!.data = JSON.parse(before) as ICredentialDataDecryptedObject;
+		};
+		expect(await removeCompany('FR1002', n8n.url)).toContain(
+			'saved 3 times, but read back without this change each time: another n8n process',
+		);
+		expect(JSON.stringify(n8n.credentials.get(PARTNER_ID)!.data)).toBe(before);
+	});
+});
