@@ -65,7 +65,8 @@ function describeRow(position: number, companyId: string, label: string): string
 	return `entry ${position}${who}`;
 }
 
-function textOf(value: unknown): string {
+/** A field of a stored row as text: n8n may keep a value of another type, or none. */
+export function fieldText(value: unknown): string {
 	return typeof value === 'string'
 		? value
 		: value === undefined || value === null
@@ -119,7 +120,7 @@ function rowProblem(
 }
 
 /** The company an Access Token value is bound to, and the token alone; undefined when it is not bound. */
-function bindingOf(stored: string): { companyId: string; token: string } | undefined {
+export function bindingOf(stored: string): { companyId: string; token: string } | undefined {
 	const colon = stored.indexOf(':');
 	const companyId = stored.slice(0, Math.max(colon, 0));
 	if (!COMPANY_ID.test(companyId) || colon === stored.length - 1 || stored !== stored.trim()) {
@@ -157,20 +158,22 @@ export const readCompanyRows = (credentials: ICredentialDataDecryptedObject) =>
 	readCompanyIndex(credentials).rows;
 
 /** Where a company's token was found: one token, or several different ones (the rows holding them). */
-type FoundToken = { token: string } | { conflict: number[] } | undefined;
+export type FoundToken = { token: string } | { conflict: number[] } | undefined;
 
 /**
  * Finds each company's token by its binding: the token its own row holds when that one is bound to it
  * (a row the editor did not touch), else the one token bound to it anywhere in the list. Indexed once,
  * so that looking up every company of the list stays linear.
  */
-function tokenFinder(stored: readonly StoredCompanyRow[]): (companyId: string) => FoundToken {
+export function tokenFinder(
+	stored: readonly StoredCompanyRow[],
+): (companyId: string) => FoundToken {
 	const elsewhere = new Map<string, Map<string, number[]>>();
 	const inOwnRow = new Map<string, string>();
 	stored.forEach((row, index) => {
-		const bound = bindingOf(textOf(row.accessToken));
+		const bound = bindingOf(fieldText(row.accessToken));
 		if (!bound) return;
-		if (bound.companyId === textOf(row.companyId) && !inOwnRow.has(bound.companyId)) {
+		if (bound.companyId === fieldText(row.companyId) && !inOwnRow.has(bound.companyId)) {
 			inOwnRow.set(bound.companyId, bound.token);
 		}
 		const tokens = elsewhere.get(bound.companyId) ?? new Map<string, number[]>();
@@ -203,9 +206,9 @@ function readRows(stored: readonly StoredCompanyRow[]): CompanyRow[] {
 	const tokenOf = tokenFinder(stored);
 	return stored.flatMap((row, index): CompanyRow[] => {
 		const position = index + 1;
-		const companyId = textOf(row.companyId);
-		const label = textOf(row.label);
-		const value = textOf(row.accessToken);
+		const companyId = fieldText(row.companyId);
+		const label = fieldText(row.label);
+		const value = fieldText(row.accessToken);
 		// A row whose three fields were cleared is how a company is removed without moving other rows.
 		if (companyId === '' && label === '' && value === '') return [];
 		const entry = describeRow(position, companyId.trim(), label.trim());
@@ -240,42 +243,6 @@ function indexOf(rows: CompanyRow[]): CompanyIndex {
 		delete first.accessToken;
 	}
 	return { rows, byId };
-}
-
-/** One row as the list is written back: its three fields as text (a type, so that it is an IDataObject). */
-export type WrittenCompanyRow = {
-	companyId: string;
-	label: string;
-	accessToken: string;
-};
-
-/**
- * The rows in their order, each holding the token of its own company, wherever n8n's editor had moved
- * it: what undoes a delete or reorder in the editor, except for tokens n8n dropped. `newToken` (a
- * company connected again) replaces that company's token. A row whose company has no single token keeps
- * what it holds, unless that is the token of another company of the list that now sits in its own row.
- */
-export function rowsWithTheirTokens(
-	stored: readonly StoredCompanyRow[],
-	newToken?: { companyId: string; token: string },
-): WrittenCompanyRow[] {
-	const found = tokenFinder(stored);
-	const listed = new Set(stored.map((row) => textOf(row.companyId)));
-	const tokenOf = (companyId: string): string | undefined => {
-		if (companyId === newToken?.companyId) return newToken.token;
-		const token = found(companyId);
-		return token !== undefined && 'token' in token ? token.token : undefined;
-	};
-	return stored.map((row) => {
-		const companyId = textOf(row.companyId);
-		const label = textOf(row.label);
-		const own = COMPANY_ID.test(companyId) ? tokenOf(companyId) : undefined;
-		if (own !== undefined) return { companyId, label, accessToken: bindToken(companyId, own) };
-		const value = textOf(row.accessToken);
-		const heldFor = bindingOf(value)?.companyId;
-		const isHome = heldFor !== undefined && listed.has(heldFor) && tokenOf(heldFor) !== undefined;
-		return { companyId, label, accessToken: isHome ? '' : value };
-	});
 }
 
 /** The usable company `companyId` of the credential's list (read once per value), or why it cannot send for it. */

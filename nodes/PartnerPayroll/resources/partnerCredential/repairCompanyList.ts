@@ -1,4 +1,5 @@
-import { readCompanyRows, rowsWithTheirTokens } from '../../../../credentials/partnerCompanies';
+import { rowsWithTheirTokens } from '../../../../credentials/companyListWrite';
+import { readCompanyRows } from '../../../../credentials/partnerCompanies';
 import { changeCompanyList } from '../../../shared/credentialStore';
 import { parameterError } from '../../../shared/errors';
 import type { Operation } from '../resource';
