@@ -46,22 +46,32 @@ const partnerCompanyField: INodeProperties = {
 
 /**
  * Company ID, shown for every operation of one resource but those named: typed, or with the Partner API
- * credential a company of its list (shown for every operation: its token is the one the operation uses).
+ * credential a company of its list (shown for every operation: its token is the one the operation uses),
+ * except for the operations that work on the whole list (`listOperations`).
  */
-const companyIdFieldsOf = (resource: string, exceptOperations: string[]): INodeProperties[] => [
+const companyIdFieldsOf = (
+	resource: string,
+	exceptOperations: string[] = [],
+	listOperations: string[] = [],
+): INodeProperties[] => [
 	{
 		...companyIdField,
 		displayOptions: {
 			show: { resource: [resource] },
 			hide: {
 				authentication: ['partnerApi'],
-				...(exceptOperations.length ? { operation: exceptOperations } : {}),
+				...(exceptOperations.length || listOperations.length
+					? { operation: [...exceptOperations, ...listOperations] }
+					: {}),
 			},
 		},
 	},
 	{
 		...partnerCompanyField,
-		displayOptions: { show: { resource: [resource], authentication: ['partnerApi'] } },
+		displayOptions: {
+			show: { resource: [resource], authentication: ['partnerApi'] },
+			...(listOperations.length ? { hide: { operation: listOperations } } : {}),
+		},
 	},
 ];
 
@@ -89,7 +99,7 @@ export function resource(
 	name: string,
 	operations: Operation[],
 	defaultOperation: string,
-	options: { withoutCompanyId?: string[] } = {},
+	options: { withoutCompanyId?: string[]; wholeList?: string[] } = {},
 ): Resource {
 	return {
 		value,
@@ -107,7 +117,7 @@ export function resource(
 				options: operations.map((operation) => operation.option),
 				default: defaultOperation,
 			},
-			...companyIdFieldsOf(value, options.withoutCompanyId ?? []),
+			...companyIdFieldsOf(value, options.withoutCompanyId, options.wholeList),
 			...operations.flatMap((operation) => operation.fields),
 		],
 	};
