@@ -86,10 +86,11 @@ export function claimRun(workflowId: string, key: string, nowMs: number): boolea
 }
 
 /**
- * What a run is claimed by. A payroll run: company, month and end instant, the same whichever trigger
- * saw it (the poll's `executionEndDate`, the webhook's `effectiveDate`): not the `dedupeKey`, which
- * names the month alone for the run each trigger saw first, and the two may not have seen the same
- * one first. Any other item: its `dedupeKey`; none for an item without one.
+ * What a run is claimed by. A payroll run: company, month and end instant to the second, the same
+ * whichever trigger saw it (the poll's `executionEndDate` has milliseconds, the webhook's
+ * `effectiveDate` is written to the second): not the `dedupeKey`, which names the month alone for
+ * the run each trigger saw first, and the two may not have seen the same one first. Any other item:
+ * its `dedupeKey`; none for an item without one.
  */
 export function runKeyOf(json: IDataObject): string | undefined {
 	const end = json.executionEndDate ?? json.effectiveDate;
@@ -97,7 +98,8 @@ export function runKeyOf(json: IDataObject): string | undefined {
 	if (typeof companyId === 'string' && typeof month === 'string' && typeof end === 'string') {
 		const instant = Date.parse(end);
 		if (!Number.isNaN(instant)) {
-			return `payroll:${companyId}:${month}:${new Date(instant).toISOString()}`;
+			const second = new Date(Math.floor(instant / 1000) * 1000).toISOString();
+			return `payroll:${companyId}:${month}:${second}`;
 		}
 	}
 	return typeof json.dedupeKey === 'string' ? json.dedupeKey : undefined;

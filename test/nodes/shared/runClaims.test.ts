@@ -82,6 +82,10 @@ describe('run claims', () => {
 		};
 		expect(runKeyOf(fromPoll)).toBe('payroll:FR1001:202611:2026-11-27T16:00:00.000Z');
 		expect(runKeyOf(fromWebhook)).toBe(runKeyOf(fromPoll));
+		// The status has milliseconds; the service writes effectiveDate to the second.
+		const withMilliseconds = { ...fromPoll, executionEndDate: '2026-11-27T16:00:00.437Z' };
+		const toTheSecond = { ...fromWebhook, effectiveDate: '2026-11-27T16:00:00+00:00' };
+		expect(runKeyOf(toTheSecond)).toBe(runKeyOf(withMilliseconds));
 		expect(runKeyOf({ ...fromPoll, executionEndDate: '2026-11-28T09:00:00Z' })).not.toBe(
 			runKeyOf(fromPoll),
 		);

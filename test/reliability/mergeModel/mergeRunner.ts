@@ -37,7 +37,7 @@ const WORKFLOW_ID = 'test-workflow';
 export type Fate = 'delivered' | 'lost' | 'notCreated' | 'senderGaveUp' | 'duringPoll';
 
 export type Step =
-	| { step: 'complete'; month: 0 | 1 }
+	| { step: 'complete'; month: 0 | 1; milliseconds: number }
 	| { step: 'deliver'; message: number; fate: Fate }
 	| { step: 'replay'; message: number }
 	| { step: 'poll' }
@@ -48,6 +48,7 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
 	fc.record({
 		step: fc.constant('complete' as const),
 		month: fc.constantFrom(0 as const, 1 as const),
+		milliseconds: fc.integer({ min: 0, max: 999 }),
 	}),
 	fc.record({
 		step: fc.constant('deliver' as const),
@@ -184,10 +185,19 @@ export class MergeRunner {
 			case 'complete': {
 				const month = MONTHS[step.month];
 				clock.advance(1000);
-				const end = new Date(clock.now()).toISOString();
+				// The status gives the end with milliseconds; the service's payroll.run writes it to the
+				// second, with an offset (its public example: 2023-01-30T13:02:33+00:00).
+				const endMs = clock.now() + step.milliseconds;
+				const end = new Date(endMs).toISOString();
+				const effectiveDate = end.replace(/\.\d{3}Z$/, '+00:00');
 				this.statuses.set(month, { status: 'completed', end });
-				this.runs.push(`payroll:${COMPANY}:${month}:${end}`);
-				const message = { id: `msg_${this.nextMessage++}`, month, end, failing: true };
+				this.runs.push(`payroll:${COMPANY}:${month}:${end.replace(/\.\d{3}Z$/, '.000Z')}`);
+				const message = {
+					id: `msg_${this.nextMessage++}`,
+					month,
+					end: effectiveDate,
+					failing: true,
+				};
 				this.messages.push(message);
 				this.transcript.push(`service: ${month} completed, end ${end}, message ${message.id}`);
 				return;
