@@ -191,8 +191,13 @@ test("three months completed, each seen by the webhook and by the polls: one exe
 	const deliveries = (await sandboxControl(sandbox, 'GET', '/webhooks/messages')).filter(
 		(message) => message.type === 'payroll.run',
 	);
-	expect(byCompany(deliveries.map((message) => message.body.data.companyId))).toEqual(byCompany(COMPLETED));
-	for (const message of deliveries) expect(message.deliveries).toEqual([expect.objectContaining({ state: 'delivered', attempts: 1 })]);
+	expect(byCompany(deliveries.map((message) => message.body.data.companyId))).toEqual(
+		byCompany(COMPLETED),
+	);
+	for (const message of deliveries)
+		expect(message.deliveries).toEqual([
+			expect.objectContaining({ state: 'delivered', attempts: 1 }),
+		]);
 	const requests = await listRequests(sandbox);
 	for (const companyId of COMPLETED) {
 		const polls = requests.filter(
@@ -210,15 +215,25 @@ test("three months completed, each seen by the webhook and by the polls: one exe
 		itemsOf(executions, NODES[source])
 			.filter((item) => item.month !== undefined)
 			.map(({ companyId, month, dedupeKey }) => ({ companyId, month, dedupeKey }));
-	const started = [...runsBy('webhook'), ...runsBy('poll')].sort((a, b) => a.companyId.localeCompare(b.companyId));
+	const started = [...runsBy('webhook'), ...runsBy('poll')].sort((a, b) =>
+		a.companyId.localeCompare(b.companyId),
+	);
 	expect(started).toEqual(
-		byCompany(COMPLETED).map((companyId) => ({ companyId, month: MONTH, dedupeKey: `payroll:${companyId}:${MONTH}` })),
+		byCompany(COMPLETED).map((companyId) => ({
+			companyId,
+			month: MONTH,
+			dedupeKey: `payroll:${companyId}:${MONTH}`,
+		})),
 	);
 
 	// One download and one stored file per company, its own.
-	expect(byCompany(itemsOf(executions, NODES.store).map(({ companyId }) => companyId))).toEqual(byCompany(COMPLETED));
+	expect(byCompany(itemsOf(executions, NODES.store).map(({ companyId }) => companyId))).toEqual(
+		byCompany(COMPLETED),
+	);
 	const downloads = requests.filter((request) => request.path.includes('/payment-file'));
-	expect(byCompany(downloads.map((request) => request.tokenCompanyId))).toEqual(byCompany(COMPLETED));
+	expect(byCompany(downloads.map((request) => request.tokenCompanyId))).toEqual(
+		byCompany(COMPLETED),
+	);
 	for (const request of downloads)
 		expect(request.path).toContain(`/companies/${request.tokenCompanyId}/`);
 	const folder = filesFolder(instance.userFolder);

@@ -82,7 +82,9 @@ async function storedRuns() {
 	return executions
 		.filter((execution) => nodeItems(execution, NODES.store).length > 0)
 		.map((execution) => {
-			const [trigger] = [NODES.webhook, NODES.poll].filter((name) => nodeItems(execution, name).length > 0);
+			const [trigger] = [NODES.webhook, NODES.poll].filter(
+				(name) => nodeItems(execution, name).length > 0,
+			);
 			return {
 				trigger,
 				months: nodeItems(execution, NODES.store).map((item) => item.json.month),
@@ -95,26 +97,45 @@ async function storedRuns() {
 async function pollsOf(month) {
 	const statusPath = `/api/v1/companies/${COMPANY}/payroll-status`;
 	return (await listRequests(sandbox))
-		.filter((request) => request.path === statusPath && request.query?.date === month && request.status === 200)
+		.filter(
+			(request) =>
+				request.path === statusPath && request.query?.date === month && request.status === 200,
+		)
 		.map((request) => Date.parse(request.time));
 }
 
 /** Waits for two more polls of `month`: the second starts once the first has ended. */
 async function twoMorePolls(month) {
 	const since = await statusPollsOf(sandbox, COMPANY, month);
-	await waitForStatusPolls(sandbox, { companyId: COMPANY, month, since, count: 2, schedule: SCHEDULE });
-	await waitUntil('every execution to finish', async () => (await finishedExecutions()) !== undefined);
+	await waitForStatusPolls(sandbox, {
+		companyId: COMPANY,
+		month,
+		since,
+		count: 2,
+		schedule: SCHEDULE,
+	});
+	await waitUntil(
+		'every execution to finish',
+		async () => (await finishedExecutions()) !== undefined,
+	);
 }
 
 beforeAll(async () => {
 	await ensureN8nInstalled();
 	sandbox = await startTestSandbox();
 	// Last month completes during the test, after the activation's poll took its baseline.
-	await setPayrollStatus(sandbox, { companyId: COMPANY, month: LAST_MONTH, status: 'not_completed' });
+	await setPayrollStatus(sandbox, {
+		companyId: COMPANY,
+		month: LAST_MONTH,
+		status: 'not_completed',
+	});
 	instance = await createInstance({ prefix: 'n8n-e2e-webhook-example-' });
-	const apiKey = (companyId) => sandbox.issueToken({ companyId, scopes: ALL_SCOPES, kind: 'apiKey' }).access_token;
+	const apiKey = (companyId) =>
+		sandbox.issueToken({ companyId, scopes: ALL_SCOPES, kind: 'apiKey' }).access_token;
 	signingSecret = newDemoWebhookSecret();
-	await instance.cli.importCredentials(exampleCredentials(sandbox, apiKey, { webhookSigningSecret: signingSecret }));
+	await instance.cli.importCredentials(
+		exampleCredentials(sandbox, apiKey, { webhookSigningSecret: signingSecret }),
+	);
 	await importExamples(instance.cli, {
 		importedIdsFile: path.join(instance.userFolder, 'imported-examples.json'),
 		only: [DEMO_WEBHOOK.workflowId],
@@ -125,7 +146,13 @@ beforeAll(async () => {
 	await rest.ensureOwner();
 	api = new N8nPublicApi(instance.url, await rest.createApiKey('e2e-webhook-example'));
 	await registerEndpoint(sandbox, { url: demoWebhookUrl(instance.url), secret: signingSecret });
-	await waitForStatusPolls(sandbox, { companyId: COMPANY, month: THIS_MONTH, since: 0, count: 1, schedule: SCHEDULE });
+	await waitForStatusPolls(sandbox, {
+		companyId: COMPANY,
+		month: THIS_MONTH,
+		since: 0,
+		count: 1,
+		schedule: SCHEDULE,
+	});
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -145,26 +172,34 @@ test('the example is published as imported: both triggers → the download → t
 	expect(await storedRuns()).toEqual([]);
 });
 
-test("this month, delivered at once and found again by the polls: stored once; a re-send of the month (new message id) starts nothing", async () => {
+test('this month, delivered at once and found again by the polls: stored once; a re-send of the month (new message id) starts nothing', async () => {
 	const completedAt = Date.now();
 	await setPayrollStatus(sandbox, { companyId: COMPANY, month: THIS_MONTH, status: 'completed' });
 	await waitUntil('the stored file of this month', async () => (await storedRuns()).length === 1);
 	await twoMorePolls(THIS_MONTH);
-	const resent = await sandboxControl(sandbox, 'POST', '/webhooks/payroll-run', { companyId: COMPANY, month: THIS_MONTH });
+	const resent = await sandboxControl(sandbox, 'POST', '/webhooks/payroll-run', {
+		companyId: COMPANY,
+		month: THIS_MONTH,
+	});
 	await twoMorePolls(THIS_MONTH);
 
 	// The webhook took the first delivery and the re-send (answered 2xx, never retried); the polls saw the
 	// month completed after it.
 	const messages = await sandboxControl(sandbox, 'GET', '/webhooks/messages');
-	expect(messages.map((message) => message.deliveries.map(({ state, attempts }) => ({ state, attempts })))).toEqual([
-		[{ state: 'delivered', attempts: 1 }],
-		[{ state: 'delivered', attempts: 1 }],
-	]);
+	expect(
+		messages.map((message) =>
+			message.deliveries.map(({ state, attempts }) => ({ state, attempts })),
+		),
+	).toEqual([[{ state: 'delivered', attempts: 1 }], [{ state: 'delivered', attempts: 1 }]]);
 	expect(resent.deliveries).toEqual([expect.objectContaining({ state: 'delivered', attempts: 1 })]);
-	expect((await pollsOf(THIS_MONTH)).filter((time) => time > completedAt).length).toBeGreaterThanOrEqual(4);
+	expect(
+		(await pollsOf(THIS_MONTH)).filter((time) => time > completedAt).length,
+	).toBeGreaterThanOrEqual(4);
 	// One execution stored the month: the webhook's, unless a poll happened to come first.
 	const runs = await storedRuns();
-	expect(runs.map(({ months, status }) => ({ months, status }))).toEqual([{ months: [THIS_MONTH], status: 'success' }]);
+	expect(runs.map(({ months, status }) => ({ months, status }))).toEqual([
+		{ months: [THIS_MONTH], status: 'success' },
+	]);
 	expect([NODES.webhook, NODES.poll]).toContain(runs[0].trigger);
 });
 
@@ -174,7 +209,10 @@ test('last month, its delivery lost: the poll stores it, and the late delivery o
 	await setPayrollStatus(sandbox, { companyId: COMPANY, month: LAST_MONTH, status: 'completed' });
 	await waitUntil('the stored file of last month', async () => (await storedRuns()).length === 2);
 	await registerEndpoint(sandbox, { url: demoWebhookUrl(instance.url), secret: signingSecret });
-	const late = await sandboxControl(sandbox, 'POST', '/webhooks/payroll-run', { companyId: COMPANY, month: LAST_MONTH });
+	const late = await sandboxControl(sandbox, 'POST', '/webhooks/payroll-run', {
+		companyId: COMPANY,
+		month: LAST_MONTH,
+	});
 	expect(late.deliveries).toEqual([expect.objectContaining({ state: 'delivered', attempts: 1 })]);
 	await twoMorePolls(LAST_MONTH);
 
