@@ -7,6 +7,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import type { RestrictableToSupportedNodes } from './common';
+
 /** The header n8n's public API reads its key from (n8n 2.8.4 and 2.40.7). */
 export const N8N_API_KEY_HEADER = 'X-N8N-API-KEY';
 
@@ -15,8 +17,14 @@ export const N8N_API_KEY_HEADER = 'X-N8N-API-KEY';
  * into the Partner API credential through n8n's public API (the only encrypted store a node can
  * write). n8n's lint forbids reusing n8n's own `n8nApi` credential in a community package.
  */
-export class PartnerPayrollN8nApi implements ICredentialType {
+export class PartnerPayrollN8nApi implements ICredentialType, RestrictableToSupportedNodes {
 	name = 'partnerPayrollN8nApi';
+
+	// Like the Partner API credential: without it, n8n's HTTP Request node could use this credential
+	// and send the key to any address. n8n with n8n-core 2.25 or later refuses it to other nodes; older
+	// n8n (2.8.4 in the lab) ignores the field.
+	// n8n quirk Q10: docs/n8n-quirks.md
+	restrictToSupportedNodes = true as const;
 
 	displayName = 'Partner Payroll N8n API';
 
@@ -75,6 +83,8 @@ export class PartnerPayrollN8nApi implements ICredentialType {
 			baseURL: '={{ String($credentials.url).replace(/\\/+$/, "") }}/api/v1',
 			url: '/credentials',
 			qs: { limit: 1 },
+			// A redirect would take the key header along to the address it names.
+			disableFollowRedirect: true,
 		},
 	};
 }

@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { apiBaseUrlField, authServerUrlField } from './common';
+import { apiBaseUrlField, authServerUrlField, type RestrictableToSupportedNodes } from './common';
 import { COMPANY_HINT_HEADER, CompanyRefusal } from './companyRequests';
 import { lookUpCompany } from './partnerCompanies';
 
@@ -49,16 +49,6 @@ function originOf(address: unknown): string | undefined {
 	} catch {
 		return undefined;
 	}
-}
-
-// n8n quirk Q9: docs/n8n-quirks.md
-/**
- * `ICredentialType.restrictToSupportedNodes` as n8n-workflow 2.25.0 and later type it; the package compiles
- * against an older n8n-workflow, which lacks it. A second interface beside ICredentialType, not one that
- * replaces it: n8n's lint and scanner recognise a credential class by `implements ICredentialType`.
- */
-interface RestrictableToSupportedNodes {
-	restrictToSupportedNodes?: true;
 }
 
 /**

@@ -18,3 +18,13 @@ export const authServerUrlField: INodeProperties = {
 	default: '',
 	placeholder: 'https://auth.example.com',
 };
+
+// n8n quirk Q9: docs/n8n-quirks.md
+/**
+ * `ICredentialType.restrictToSupportedNodes` as n8n-workflow 2.25.0 and later type it; the package compiles
+ * against an older n8n-workflow, which lacks it. A second interface beside ICredentialType, not one that
+ * replaces it: n8n's lint and scanner recognise a credential class by `implements ICredentialType`.
+ */
+export interface RestrictableToSupportedNodes {
+	restrictToSupportedNodes?: true;
+}

@@ -7,7 +7,9 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
  *
  * Each token is stored bound to its company, as `<company ID>:<token>`. n8n gives a masked password back
  * to its row by position when the list is saved from the editor, so deleting or reordering a row moves
- * tokens to other rows; the binding makes such a token refuse to serve the company of its new row.
+ * tokens to other rows (and drops the last rows' tokens when a row was deleted). A token still says
+ * whose it is, so each company's token is found by its binding, in whichever row it sits: an edit
+ * breaks only the companies whose token n8n really dropped, and a token never serves another company.
  */
 
 export interface PartnerCompany {
@@ -63,7 +65,8 @@ function describeRow(position: number, companyId: string, label: string): string
 	return `entry ${position}${who}`;
 }
 
-function textOf(value: unknown): string {
+/** A field of a stored row as text: n8n may keep a value of another type, or none. */
+export function fieldText(value: unknown): string {
 	return typeof value === 'string'
 		? value
 		: value === undefined || value === null
@@ -90,7 +93,7 @@ export interface CompanyRow {
 	problem?: string;
 }
 
-/** What is wrong with one row on its own (duplicates are found across rows), or undefined. */
+/** What is wrong with one row's company ID and label, and the spaces of any field, or undefined. */
 function rowProblem(
 	entry: string,
 	companyId: string,
@@ -113,17 +116,17 @@ function rowProblem(
 	if (!COMPANY_ID.test(companyId)) {
 		return `The company list's ${entry}: Company ID "${companyId}" is not a company ID (letters, digits, "-" and "_", up to 64).`;
 	}
-	if (stored === '') {
-		return `The company list's ${entry} has no Access Token. Connect the company again, or paste its token as ${companyId}:<token>.`;
-	}
-	const boundTo = stored.slice(0, Math.max(stored.indexOf(':'), 0));
-	if (!COMPANY_ID.test(boundTo) || stored.length === boundTo.length + 1) {
-		return `The company list's ${entry}: its Access Token is not bound to a company. Paste it as ${companyId}:<token>, so that the token can never serve another company.`;
-	}
-	if (boundTo !== companyId) {
-		return `The company list's ${entry} holds the token of company ${boundTo}, not of ${companyId}: rows were deleted or reordered in n8n's editor, which moves tokens between rows. Nothing was sent for ${companyId}. Connect it again through the connect link (or paste its token as ${companyId}:<token>), and never delete or reorder rows in the editor.`;
-	}
 	return undefined;
+}
+
+/** The company an Access Token value is bound to, and the token alone; undefined when it is not bound. */
+export function bindingOf(stored: string): { companyId: string; token: string } | undefined {
+	const colon = stored.indexOf(':');
+	const companyId = stored.slice(0, Math.max(colon, 0));
+	if (!COMPANY_ID.test(companyId) || colon === stored.length - 1 || stored !== stored.trim()) {
+		return undefined;
+	}
+	return { companyId, token: stored.slice(colon + 1) };
 }
 
 /** The list as read: its rows in order, and each company's row by id. */
@@ -136,16 +139,16 @@ export interface CompanyIndex {
 const indexes = new WeakMap<object, CompanyIndex>();
 
 /**
- * Every row read and checked: a company ID of the service's shape, a token, no duplicate ids, no
- * whitespace around values, and each token bound to the company of its own row. A row with a problem
- * keeps only its problem, so one broken row never stops the other companies. Read once per value of
- * the credential's list.
+ * Every row read and checked: a company ID of the service's shape, no duplicate ids, no whitespace
+ * around values, and each company's token found by its binding (`<company ID>:<token>`) in whichever
+ * row n8n's editor left it. A row with a problem keeps only its problem, so one broken row never stops
+ * the other companies. Read once per value of the credential's list.
  */
 export function readCompanyIndex(credentials: ICredentialDataDecryptedObject): CompanyIndex {
 	const key = credentials.companies;
 	const known = typeof key === 'object' && key !== null ? indexes.get(key) : undefined;
 	if (known) return known;
-	const index = indexOf(readRows(credentials));
+	const index = indexOf(readRows(storedRows(credentials)));
 	if (typeof key === 'object' && key !== null) indexes.set(key, index);
 	return index;
 }
@@ -154,22 +157,72 @@ export function readCompanyIndex(credentials: ICredentialDataDecryptedObject): C
 export const readCompanyRows = (credentials: ICredentialDataDecryptedObject) =>
 	readCompanyIndex(credentials).rows;
 
-function readRows(credentials: ICredentialDataDecryptedObject): CompanyRow[] {
-	return storedRows(credentials).flatMap((row, index): CompanyRow[] => {
+/** Where a company's token was found: one token, or several different ones (the rows holding them). */
+export type FoundToken = { token: string } | { conflict: number[] } | undefined;
+
+/**
+ * Finds each company's token by its binding: the token its own row holds when that one is bound to it
+ * (a row the editor did not touch), else the one token bound to it anywhere in the list. Indexed once,
+ * so that looking up every company of the list stays linear.
+ */
+export function tokenFinder(
+	stored: readonly StoredCompanyRow[],
+): (companyId: string) => FoundToken {
+	const elsewhere = new Map<string, Map<string, number[]>>();
+	const inOwnRow = new Map<string, string>();
+	stored.forEach((row, index) => {
+		const bound = bindingOf(fieldText(row.accessToken));
+		if (!bound) return;
+		if (bound.companyId === fieldText(row.companyId) && !inOwnRow.has(bound.companyId)) {
+			inOwnRow.set(bound.companyId, bound.token);
+		}
+		const tokens = elsewhere.get(bound.companyId) ?? new Map<string, number[]>();
+		tokens.set(bound.token, [...(tokens.get(bound.token) ?? []), index + 1]);
+		elsewhere.set(bound.companyId, tokens);
+	});
+	return (companyId) => {
+		const own = inOwnRow.get(companyId);
+		if (own !== undefined) return { token: own };
+		const found = [...(elsewhere.get(companyId) ?? [])];
+		if (found.length === 0) return undefined;
+		if (found.length === 1) return { token: found[0][0] };
+		return { conflict: found.flatMap(([, positions]) => positions).sort((a, b) => a - b) };
+	};
+}
+
+/** Why a row's company has no token in the list: what its own Access Token field holds says why. */
+function missingToken(entry: string, companyId: string, stored: string): string {
+	if (stored === '') {
+		return `The company list's ${entry} has no Access Token. Connect the company again, or paste its token as ${companyId}:<token>.`;
+	}
+	const heldFor = bindingOf(stored)?.companyId;
+	if (heldFor === undefined) {
+		return `The company list's ${entry}: its Access Token is not bound to a company. Paste it as ${companyId}:<token>, so that the token can never serve another company.`;
+	}
+	return `The company list's ${entry}: no row holds the token of company ${companyId} any more (its row holds the token of company ${heldFor}). n8n's editor gives saved tokens back to rows by position, so deleting or reordering rows dropped it. Nothing was sent for ${companyId}. Connect it again through the connect link, and never delete or reorder rows in the editor.`;
+}
+
+function readRows(stored: readonly StoredCompanyRow[]): CompanyRow[] {
+	const tokenOf = tokenFinder(stored);
+	return stored.flatMap((row, index): CompanyRow[] => {
 		const position = index + 1;
-		const companyId = textOf(row.companyId);
-		const label = textOf(row.label);
-		const stored = textOf(row.accessToken);
+		const companyId = fieldText(row.companyId);
+		const label = fieldText(row.label);
+		const value = fieldText(row.accessToken);
 		// A row whose three fields were cleared is how a company is removed without moving other rows.
-		if (companyId === '' && label === '' && stored === '') return [];
-		const problem = rowProblem(
-			describeRow(position, companyId.trim(), label.trim()),
-			companyId,
-			label,
-			stored,
-		);
+		if (companyId === '' && label === '' && value === '') return [];
+		const entry = describeRow(position, companyId.trim(), label.trim());
+		const problem = rowProblem(entry, companyId, label, value);
 		if (problem) return [{ position, companyId: companyId.trim(), label: label.trim(), problem }];
-		return [{ position, companyId, label, accessToken: stored.slice(companyId.length + 1) }];
+		const found = tokenOf(companyId);
+		if (found !== undefined && 'token' in found) {
+			return [{ position, companyId, label, accessToken: found.token }];
+		}
+		const why =
+			found === undefined
+				? missingToken(entry, companyId, value)
+				: `The company list's ${entry}: entries ${found.conflict.join(', ')} hold different tokens of company ${companyId}. Nothing was sent for ${companyId}. Connect it again through the connect link, which keeps one.`;
+		return [{ position, companyId, label, problem: why }];
 	});
 }
 

@@ -7,6 +7,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
+const { writeSecretFile } = require('./secret-files');
 
 const FORMAT_VERSION = 1;
 const EMPTY_STATE = Object.freeze({ tokens: Object.freeze([]), webhookEndpoints: Object.freeze([]) });
@@ -34,11 +35,9 @@ function createStateFile(file) {
   }
 
   function save({ tokens, webhookEndpoints }) {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    const temporary = `${file}.${process.pid}.tmp`;
-    const text = `${JSON.stringify({ version: FORMAT_VERSION, tokens, webhookEndpoints }, null, 2)}\n`;
-    fs.writeFileSync(temporary, text, { mode: 0o600 });
-    fs.renameSync(temporary, file);
+    // A folder it creates is its owner's only; an existing one (the caller's) keeps its mode.
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    writeSecretFile(file, `${JSON.stringify({ version: FORMAT_VERSION, tokens, webhookEndpoints }, null, 2)}\n`);
   }
 
   return { file, load, save };

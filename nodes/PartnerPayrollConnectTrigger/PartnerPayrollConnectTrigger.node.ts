@@ -8,7 +8,8 @@ import {
 } from 'n8n-workflow';
 
 import { scopesField } from '../../credentials/scopes';
-import { N8N_API_CREDENTIAL, PARTNER_CREDENTIAL } from '../shared/credentialStore';
+import { PARTNER_CREDENTIAL } from '../shared/credentialStore';
+import { N8N_API_CREDENTIAL } from '../shared/n8nApi';
 import { manualWebhookMethods } from '../shared/manualWebhookMethods';
 import { PARTNER_MUST_FINISH, sendPage } from './helpers/pages';
 import { verifyConnectedPage, verifyState } from './helpers/linkSigning';

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { authenticationField } from '../shared/authentication';
-import { companyIdField } from '../shared/descriptions';
+import { companyIdField } from '../shared/ids';
 
 // The trigger's parameters, in the order the editor shows them.
 

@@ -17,6 +17,7 @@ import {
 	adoptStoredRuns,
 	holdRun,
 	releaseRun,
+	runKeyOf,
 	startRun,
 	storableRuns,
 } from '../shared/runClaims';
@@ -275,7 +276,7 @@ function handOver(
 	const item = eventItem(delivery, decision.isRerun, outcome);
 	// The run, claimed for both triggers of the workflow: the polling trigger may have started it.
 	const workflowId = context.getWorkflow().id ?? '';
-	const runKey = String(item.json.dedupeKey);
+	const runKey = runKeyOf(item.json) ?? messageId;
 	adoptStoredRuns(workflowId, staticData[RUNS_FIELD]);
 	if (!holdRun(workflowId, runKey, Date.now())) {
 		return acknowledge(

@@ -10,7 +10,7 @@ import {
 
 import { REVOKED_TOKEN, failureError, type CountryCode, type ErrorContext } from './errors';
 import { askedWaitMs } from './rateLimit';
-import { bodyBytes, isStream } from './streams';
+import { bodyBytes, isObject, isStream } from './bodies';
 
 // The service's error answers and the failures on the way to it, in words: the one error map of the
 // package. What the request policy decides (attempts, waits) is not here.
@@ -24,16 +24,6 @@ export class PartnerPayrollApiError extends NodeApiError {
 
 /** The answers after which the same request may succeed: too many requests, a failing service. */
 export const RETRYABLE_STATUSES = [429, 500, 502, 503, 504];
-
-/** An error answer may succeed when sent again after a 429 or a 5xx, after the wait the service asks for. */
-export function withRetryFacts(
-	error: PartnerPayrollApiError,
-	response: IN8nHttpFullResponse,
-): PartnerPayrollApiError {
-	error.retryable = RETRYABLE_STATUSES.includes(response.statusCode);
-	if (error.retryable) error.retryAfterMs = askedWaitMs(response);
-	return error;
-}
 
 const COUNTRY_NAMES: Record<CountryCode, string> = { FR: 'France', GB: 'the United Kingdom' };
 
@@ -51,7 +41,7 @@ function decodeErrorBody(body: unknown): IDataObject {
 			? { error: title?.trim() || 'an HTML page instead of the API error object' }
 			: jsonParse<unknown>(trimmed, { fallbackValue: { error: trimmed.slice(0, 500) } });
 	}
-	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};
+	return isObject(value) ? value : {};
 }
 
 function text(value: unknown): string {
@@ -67,6 +57,13 @@ function listedErrors(body: IDataObject): string {
 
 function messageFor(status: number, serviceError: string, details: string, context: ErrorContext) {
 	const serviceSaid = `The service answered: ${[serviceError, details].filter(Boolean).join(' – ')}`;
+	// The token lookup failed at the authorization server: its address is the likely cause.
+	if (context.server === 'authorization' && ![401, 429].includes(status)) {
+		return {
+			message: `The authorization server answered HTTP ${status} to the token lookup`,
+			description: `Company ID is empty, so the company of the token is looked up at the Authorization Server URL of the credential (<Authorization Server URL>/introspect). Check that address, or type the Company ID. ${serviceSaid}`,
+		};
+	}
 	switch (status) {
 		case 400:
 			return {
@@ -113,14 +110,6 @@ function messageFor(status: number, serviceError: string, details: string, conte
 	}
 }
 
-/** The token lookup failed at the authorization server: its address is the likely cause. */
-function authorizationServerMessage(status: number, serviceError: string, details: string) {
-	return {
-		message: `The authorization server answered HTTP ${status} to the token lookup`,
-		description: `Company ID is empty, so the company of the token is looked up at the Authorization Server URL of the credential (<Authorization Server URL>/introspect). Check that address, or type the Company ID. The service answered: ${[serviceError, details].filter(Boolean).join(' – ')}`,
-	};
-}
-
 /** The one error map of the package: turns an error answer of the service into a clear error. */
 export function apiErrorFromResponse(
 	node: INode,
@@ -130,17 +119,17 @@ export function apiErrorFromResponse(
 	const body = decodeErrorBody(response.body);
 	const serviceError = text(body.error ?? body.message);
 	const details = text(body.details);
-	const { message, description } =
-		context.server === 'authorization' && ![401, 429].includes(response.statusCode)
-			? authorizationServerMessage(response.statusCode, serviceError, details)
-			: messageFor(response.statusCode, serviceError, details, context);
+	const { message, description } = messageFor(response.statusCode, serviceError, details, context);
 	const error = new PartnerPayrollApiError(node, body as JsonObject, {
 		message,
 		description: `${description}${listedErrors(body)}`,
 		httpCode: String(response.statusCode),
 		itemIndex: context.itemIndex,
 	});
-	return withRetryFacts(error, response);
+	// After a 429 or a 5xx, the same request may succeed after the wait the service asks for.
+	error.retryable = RETRYABLE_STATUSES.includes(response.statusCode);
+	if (error.retryable) error.retryAfterMs = askedWaitMs(response);
+	return error;
 }
 
 /** Throws the mapped error of an error answer; a streamed error body is read first, success bodies stay streaming. */
@@ -220,8 +209,8 @@ export function unexpectedAnswerError(
 	node: INode,
 	response: IN8nHttpFullResponse,
 	expected: string,
-	got: string,
 	itemIndex?: number,
+	got = JSON.stringify(response.body ?? null),
 ) {
 	const values = { expected, got: got.slice(0, 200), status: response.statusCode };
 	return failureError(node, 'unexpectedAnswer', values, itemIndex);

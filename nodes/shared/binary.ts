@@ -1,8 +1,32 @@
-import type { IDataObject, IN8nHttpFullResponse, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IN8nHttpFullResponse,
+	INode,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import type { PartnerPayrollFunctions } from './connection';
 import { failureError } from './errors';
-import { bodyBytes, firstBytes, isStream } from './streams';
+import { bodyBytes, isStream } from './bodies';
+
+/** The node's field that names the binary field a downloaded file goes to. */
+export const binaryPropertyNameField: INodeProperties = {
+	displayName: 'Put Output File in Field',
+	name: 'binaryPropertyName',
+	type: 'string',
+	required: true,
+	default: 'data',
+	hint: 'The name of the output binary field to put the file in',
+};
+
+/** The binary field an item's downloaded file goes to (`data` when left empty). */
+export const binaryPropertyNameOf = (
+	context: IExecuteFunctions,
+	itemIndex: number,
+	parameter = binaryPropertyNameField.name,
+) => String(context.getNodeParameter(parameter, itemIndex, 'data')).trim() || 'data';
 
 /** What is known about a file before the answer arrives. */
 interface ExpectedFile {
@@ -10,8 +34,8 @@ interface ExpectedFile {
 	fileName: string;
 	/** Used when the answer has no Content-Type, or only the generic octet-stream one. */
 	mimeType: string;
-	/** The bytes the file starts with, where its format has a signature (`%PDF-`). */
-	signature?: string;
+	/** Checks the bytes against the file's format (a PDF's signature), after the HTML check. */
+	checkFormat?: (body: unknown, node: INode) => Promise<void>;
 }
 
 const GENERIC_MIME_TYPES = ['', 'application/octet-stream', 'binary/octet-stream'];
@@ -80,20 +104,9 @@ export async function fileToItem(
 	if (mimeType === 'text/html') {
 		throw failureError(context.getNode(), 'notTheFile', { what: 'an HTML page' });
 	}
-	if (expected.signature) {
-		const start = await firstBytes(response.body, expected.signature.length);
-		if (start.toString('latin1') !== expected.signature) {
-			throw failureError(context.getNode(), 'notTheFile', {
-				what: `a file that does not start with ${expected.signature}`,
-			});
-		}
-	}
+	await expected.checkFormat?.(response.body, context.getNode());
 	const body = isStream(response.body) ? response.body : await bodyBytes(response.body);
-	const binary = await context.helpers.prepareBinaryData(
-		body as Parameters<typeof context.helpers.prepareBinaryData>[0],
-		fileName,
-		mimeType,
-	);
+	const binary = await context.helpers.prepareBinaryData(body, fileName, mimeType);
 	const fileSize = binary.bytes ?? (Buffer.isBuffer(body) ? body.length : undefined);
 	return {
 		json: { ...metadata, fileName, mimeType, fileSize },

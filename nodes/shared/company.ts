@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { Connection, RequestContext } from './connection';
 import { failureError } from './errors';
 import { checkedId } from './ids';
-import { isObject } from './objects';
+import { isObject } from './bodies';
 import { apiRequest } from './transport';
 
 /** The authorization server's answer about a token (spec: Introspection). */
@@ -26,26 +26,19 @@ export async function introspectToken(
 ): Promise<Introspection> {
 	if (!connection.authServerUrl) throw failureError(context.getNode(), 'noAuthServer');
 	// A sign-in page or another service answering 200 is not the server's word on the token.
-	const { body } = await apiRequest(
-		context,
-		connection,
-		{
-			method: 'POST',
-			path: `${connection.authServerUrl}/introspect`,
-			body: { token: connection.accessToken },
-			headers: { 'Content-Type': 'application/json' },
-			readOnly: true,
-			toAuthorizationServer: true,
-		},
-		{},
-	).catch((error: unknown) => {
+	const { body } = await apiRequest(context, connection, {
+		method: 'POST',
+		path: `${connection.authServerUrl}/introspect`,
+		body: { token: connection.accessToken },
+		headers: { 'Content-Type': 'application/json' },
+		readOnly: true,
+		toAuthorizationServer: true,
+	}).catch((error: unknown) => {
 		throw isTextAnswer(error) ? notAnIntrospection(context, 'text (an HTML page, say)') : error;
 	});
 	if (!isObject(body) || typeof body.active !== 'boolean') {
-		throw notAnIntrospection(
-			context,
-			`JSON without it (${JSON.stringify(body ?? null).slice(0, 100)})`,
-		);
+		const shown = JSON.stringify(body ?? null).slice(0, 100);
+		throw notAnIntrospection(context, `JSON without it (${shown})`);
 	}
 	return body as unknown as Introspection;
 }

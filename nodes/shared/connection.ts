@@ -7,12 +7,12 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-// What a request needs of the credential and of its caller: types only. How a credential becomes a
-// Connection is in authentication.ts: the resources and the transport see only this.
+// What a request needs of the credential and of its caller, as types: authentication.ts makes a
+// Connection, the resources and the transport see only these.
 
 export type PartnerPayrollFunctions = IExecuteFunctions | IPollFunctions;
 
-/** What the transport needs of its caller: the node its errors name, and n8n's request helpers. */
+/** The node its errors name, and n8n's request helpers. */
 export type RequestContext = (
 	| Pick<IExecuteFunctions, 'helpers' | 'getExecutionCancelSignal'>
 	| Pick<IPollFunctions, 'helpers'>
@@ -31,19 +31,18 @@ export type Signing = { by: 'credential' } | { by: 'bearer'; helper: 'request' |
 export interface RequestOptions {
 	proxy?: string;
 	allowUnauthorizedCerts?: boolean;
-	/** The time one attempt may take, in ms. */
+	/** One attempt's time, in ms. */
 	timeout?: number;
 }
 
 /** What the caller sets: the node for an execution, the trigger for a poll. */
 export interface CallerSettings {
-	/** What a rate-limit error tells the user to change, in terms of the caller's own settings. */
+	/** What a rate-limit or a timeout error tells the user to change, in the caller's own settings. */
 	rateLimitAdvice: string;
-	/** What a timeout error tells the user to change, where the caller has a setting for it. */
 	timeoutAdvice?: string;
 	/** When every request must have ended (epoch ms): a trigger poll's budget. */
 	deadline?: number;
-	/** The time one attempt may take when the user set no Timeout (the request policy's own otherwise). */
+	/** One attempt's time when the user set no Timeout (else the request policy's own). */
 	attemptTimeoutMs?: number;
 	requestOptions?: RequestOptions;
 }
@@ -58,7 +57,7 @@ export interface ListedCompany {
 
 /** The Partner API credential's company list: each request names one company and carries that company's token. */
 export interface PartnerCompanies {
-	/** The rows, in the credential's order. */
+	/** In the credential's order. */
 	companies: ListedCompany[];
 	/** Why no request can be sent for `companyId` (not in the list, or its row is broken); undefined when one can. */
 	problemOf(companyId: string): string | undefined;
@@ -75,10 +74,7 @@ export interface Connection extends CallerSettings {
 	accessToken: string;
 	/** With the Partner API credential only. */
 	partner?: PartnerCompanies;
-	/**
-	 * Who the service counts requests against (its rate limit is per client application): the API
-	 * with the OAuth2 client id, or with a digest of a token obtained outside n8n (never the token).
-	 */
+	/** Who the rate limit counts against: the API with the OAuth2 client id, or a token's digest (never the token). */
 	application: string;
 	/** Attempts per request, when fewer than the request policy's (a credential Test answers at once). */
 	attempts?: number;

@@ -1,21 +1,14 @@
-import {
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteFunctions,
-	type IHttpRequestMethods,
-	type IN8nHttpFullResponse,
-	type IWebhookFunctions,
-} from 'n8n-workflow';
+import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 
+import { rowsWithTheirTokens } from '../../credentials/companyListWrite';
 import {
-	bindToken,
+	fieldText,
 	readCompanyRows,
 	storedRows,
 	type CompanyRow,
 	type StoredCompanyRow,
 } from '../../credentials/partnerCompanies';
-import { withoutTrailingSlashes } from './authentication';
-import { isObject } from './objects';
+import { N8nApiProblem, n8nApiRequest, type StoreContext } from './n8nApi';
 
 // Writes the Partner API credential's company list through n8n's public API (PATCH
 // /api/v1/credentials/{id} with isPartialData, n8n 2.8.4 and 2.40.7): the connect link adds or
@@ -29,16 +22,11 @@ import { isObject } from './objects';
 //   each reading the list afresh (n8n's getCredentials reads the database at every call, in
 //   credentials-helper getDecrypted of 2.8.4 and 2.40.7);
 // - two processes (queue mode, several webhook processes): no lock can reach across, so the list is
-//   read again after the write, and a change that is not there is reported as lost (ListChangeLost),
+//   read again after the write, a change that is not there is made again on the list as stored (a
+//   few times), and only then reported as lost (ListChangeLost),
 //   for the caller to ask for a retry.
 
 export const PARTNER_CREDENTIAL = 'partnerPayrollPartnerApi';
-export const N8N_API_CREDENTIAL = 'partnerPayrollN8nApi';
-
-type StoreContext = IWebhookFunctions | IExecuteFunctions;
-
-/** n8n's public API refused or could not be reached: the partner must fix the setup. */
-export class N8nApiProblem extends NodeOperationError {}
 
 /** The list was written, but read back without the change: another process wrote in between. */
 export class ListChangeLost extends NodeOperationError {}
@@ -73,87 +61,6 @@ export function partnerCredentialId(context: StoreContext): string {
 	return id;
 }
 
-const textOf = (value: unknown) => (typeof value === 'string' ? value : '');
-
-/** n8n's own words in an error answer (`message`), never a request header. */
-function n8nMessage(body: unknown): string {
-	const message = isObject(body) ? body.message : undefined;
-	return typeof message === 'string' && message ? ` n8n said: ${message.slice(0, 200)}` : '';
-}
-
-/** One request to n8n's public API with the n8n API credential; refusals become what to fix. */
-export async function n8nApiRequest(
-	context: StoreContext,
-	method: IHttpRequestMethods,
-	path: string,
-	body?: IDataObject,
-): Promise<unknown> {
-	const node = context.getNode();
-	const credentials = await context.getCredentials(N8N_API_CREDENTIAL);
-	const base = withoutTrailingSlashes(credentials.url);
-	if (!URL.canParse(base)) {
-		throw new N8nApiProblem(
-			node,
-			`The n8n URL of the Partner Payroll n8n API credential ("${base}") is not a URL. Enter this n8n's address, such as https://n8n.example.com.`,
-		);
-	}
-	let response: IN8nHttpFullResponse | undefined;
-	let unreachable = '';
-	try {
-		response = (await context.helpers.httpRequestWithAuthentication.call(
-			context,
-			N8N_API_CREDENTIAL,
-			{
-				method,
-				url: `${base}/api/v1${path}`,
-				body,
-				json: true,
-				timeout: 20_000,
-				ignoreHttpStatusErrors: true,
-				returnFullResponse: true,
-			},
-		)) as IN8nHttpFullResponse;
-	} catch (error) {
-		const cause = (error as { cause?: { code?: string }; code?: string }) ?? {};
-		unreachable = cause.code ?? cause.cause?.code ?? 'no answer';
-	}
-	if (response === undefined) {
-		throw new N8nApiProblem(
-			node,
-			`n8n's public API could not be reached at ${base}/api/v1 (${unreachable}). Check the n8n URL of the Partner Payroll n8n API credential: the address at which this n8n reaches itself.`,
-		);
-	}
-	const status = response.statusCode;
-	if (status === 401 || status === 403) {
-		throw new N8nApiProblem(
-			node,
-			`n8n's public API at ${base} refused the API key of the Partner Payroll n8n API credential (${status}). Create a key in Settings → n8n API, as a user who owns the Partner API credential, and paste it into that credential.${n8nMessage(response.body)}`,
-		);
-	}
-	if (status === 404) {
-		throw new N8nApiProblem(
-			node,
-			`n8n's public API answered 404 at ${base}/api/v1${path.split('?')[0]}: it is disabled (N8N_PUBLIC_API_DISABLED), the n8n URL is not this n8n, or the Partner API credential no longer exists.${n8nMessage(response.body)}`,
-		);
-	}
-	if (status >= 300) {
-		throw new N8nApiProblem(
-			node,
-			`n8n's public API answered ${status} to ${method} ${path.split('?')[0]}.${n8nMessage(response.body)}`,
-		);
-	}
-	return response.body;
-}
-
-/** The rows as stored, each with its raw values (a broken row is written back as it was). */
-function rowsToWrite(rows: StoredCompanyRow[]): IDataObject[] {
-	return rows.map((row) => ({
-		companyId: textOf(row.companyId),
-		label: textOf(row.label),
-		accessToken: textOf(row.accessToken),
-	}));
-}
-
 export interface NewToken {
 	companyId: string;
 	/** Empty: keep the row's label, else the company id. */
@@ -161,32 +68,41 @@ export interface NewToken {
 	token: string;
 }
 
-/** The list with the company's row replaced in place, or appended: its token bound to it. */
+const isRowOf = (companyId: string) => (row: StoredCompanyRow) =>
+	fieldText(row.companyId).trim() === companyId;
+
+/**
+ * The list with the company's token replaced in its own row, or the company appended; every other
+ * token back in its own row (an edit in n8n's editor may have moved them).
+ */
 export function withCompany(
 	rows: StoredCompanyRow[],
 	company: NewToken,
 ): { rows: IDataObject[]; replaced: boolean; label: string } {
-	const written = rowsToWrite(rows);
-	const index = written.findIndex((row) => String(row.companyId).trim() === company.companyId);
-	const label = company.label || String(written[index]?.label ?? '').trim() || company.companyId;
-	const row = {
+	const index = rows.findIndex(isRowOf(company.companyId));
+	const label = company.label || fieldText(rows[index]?.label).trim() || company.companyId;
+	// The row keeps what it holds until the tokens are placed: maybe another company's moved token.
+	const row = { companyId: company.companyId, label, accessToken: rows[index]?.accessToken ?? '' };
+	const listed = index >= 0 ? rows.map((kept, at) => (at === index ? row : kept)) : [...rows, row];
+	const written = rowsWithTheirTokens(listed, {
 		companyId: company.companyId,
-		label,
-		accessToken: bindToken(company.companyId, company.token),
-	};
-	if (index >= 0) written[index] = row;
-	else written.push(row);
+		token: company.token,
+	});
 	return { rows: written, replaced: index >= 0, label };
 }
 
-/** The list without the company's rows (every row is sent with its real values, so none moves). */
+/**
+ * The list without the company's rows, and without its token wherever an edit in n8n's editor had
+ * moved it; every other token back in its own row.
+ */
 export function withoutCompany(
 	rows: StoredCompanyRow[],
 	companyId: string,
 ): { rows: IDataObject[]; removed: StoredCompanyRow[] } {
-	const written = rowsToWrite(rows);
-	const isIt = (row: IDataObject) => String(row.companyId).trim() === companyId;
-	return { rows: written.filter((row) => !isIt(row)), removed: written.filter(isIt) };
+	const written = rowsWithTheirTokens(rows.filter((row) => !isRowOf(companyId)(row))).map((row) =>
+		row.accessToken.startsWith(`${companyId}:`) ? { ...row, accessToken: '' } : row,
+	);
+	return { rows: written, removed: rows.filter(isRowOf(companyId)) };
 }
 
 // n8n quirk Q6: docs/n8n-quirks.md
@@ -205,8 +121,33 @@ function domainRestriction(stored: IDataObject): IDataObject {
 
 // n8n quirk Q6: docs/n8n-quirks.md
 /**
+ * What a partial PATCH must carry besides the list: n8n 2.8.4 checks it against the credential's
+ * whole schema (its required API Base URL and Authorization Server URL, and n8n's domain fields);
+ * n8n 2.40.7 checks a partial one without required fields. Nothing else is sent: `stored` is the
+ * credential as n8n resolved it, so a Client ID or Client Secret kept as an expression or an external
+ * secret (`{{ $secrets… }}`) would be written back as its value. n8n merges the top level, so every
+ * field not sent stays as stored.
+ */
+function fieldsTheSchemaNeeds(stored: IDataObject): IDataObject {
+	return {
+		baseUrl: stored.baseUrl,
+		authServerUrl: stored.authServerUrl,
+		...domainRestriction(stored),
+	};
+}
+
+/**
+ * Writes of the list, at most, when another n8n process overwrites it each time: the change (a new
+ * token the service has already issued, whose previous token it revoked) is applied again to the list
+ * as that process left it, rather than lost.
+ */
+const LIST_WRITE_ATTEMPTS = 3;
+
+// n8n quirk Q6: docs/n8n-quirks.md
+/**
  * Changes the node's Partner API credential's company list under the lock: reads it afresh, writes
- * what `change` makes of it, reads it again and checks with `isThere` that the change is stored.
+ * what `change` makes of it, reads it again and checks with `isThere` that the change is stored; when
+ * another process wrote in between, does it again on the list as now stored.
  */
 export async function changeCompanyList<T>(
 	context: StoreContext,
@@ -215,20 +156,18 @@ export async function changeCompanyList<T>(
 ): Promise<T> {
 	const credentialId = partnerCredentialId(context);
 	return await underCredentialLock(credentialId, async () => {
-		const stored = await context.getCredentials(PARTNER_CREDENTIAL);
-		const { rows, result } = change(storedRows(stored));
-		await n8nApiRequest(context, 'PATCH', `/credentials/${encodeURIComponent(credentialId)}`, {
-			// The whole credential as read under the lock, with the new list: n8n 2.8.4 checks a partial
-			// PATCH's data against the credential's schema before merging (its required fields included).
-			data: { ...stored, ...domainRestriction(stored), companies: { company: rows } },
-			isPartialData: true,
-		});
-		if (!isThere(readCompanyRows(await context.getCredentials(PARTNER_CREDENTIAL)))) {
-			throw new ListChangeLost(
-				context.getNode(),
-				'The company list was saved, but read back without this change: another n8n process changed the list at the same moment. Do it again.',
-			);
+		for (let attempt = 1; attempt <= LIST_WRITE_ATTEMPTS; attempt++) {
+			const stored = await context.getCredentials(PARTNER_CREDENTIAL);
+			const { rows, result } = change(storedRows(stored));
+			await n8nApiRequest(context, 'PATCH', `/credentials/${encodeURIComponent(credentialId)}`, {
+				data: { ...fieldsTheSchemaNeeds(stored), companies: { company: rows } },
+				isPartialData: true,
+			});
+			if (isThere(readCompanyRows(await context.getCredentials(PARTNER_CREDENTIAL)))) return result;
 		}
-		return result;
+		throw new ListChangeLost(
+			context.getNode(),
+			`The company list was saved ${LIST_WRITE_ATTEMPTS} times, but read back without this change each time: another n8n process changed the list at the same moment, each time. Do it again.`,
+		);
 	});
 }

@@ -13,7 +13,7 @@ import { inPool } from './pool';
 import { introspectToken } from './company';
 import { connectionOf } from './authentication';
 import type { Connection } from './connection';
-import { isObject } from './objects';
+import { isObject } from './bodies';
 
 // The credential Test of both credentials: the token is introspected through the package's one
 // transport, and the answer says which company and which scopes the credential is connected to.

@@ -1,8 +1,9 @@
 import type { INode, INodeExecutionData } from 'n8n-workflow';
 
 import { fileNamePart, fileToItem, safeFileName } from './binary';
+import { bodyBytes, isStream } from './bodies';
 import type { Connection, PartnerPayrollFunctions } from './connection';
-import { parameterError, type ErrorContext } from './errors';
+import { failureError, parameterError, type ErrorContext } from './errors';
 import { checkedId, checkedSegment, hasControlCharacter } from './ids';
 import { apiRequest } from './transport';
 
@@ -21,7 +22,50 @@ const DOCUMENT_PATH = /^\/companies\/([^/]+)\/(?:contracts\/([^/]+)\/)?documents
 
 /** What a document's file is: a PDF, checked by its signature. */
 export function pdfFile(fileName: string) {
-	return { fileName, mimeType: 'application/pdf', signature: '%PDF-' };
+	return { fileName, mimeType: 'application/pdf', checkFormat: startsAsPdf };
+}
+
+const PDF_SIGNATURE = '%PDF-';
+
+/** A sign-in page or a proxy can answer 200 too: a PDF starts with its signature. */
+async function startsAsPdf(body: unknown, node: INode): Promise<void> {
+	const start = await firstBytes(body, PDF_SIGNATURE.length);
+	if (start.toString('latin1') !== PDF_SIGNATURE) {
+		const what = `a file that does not start with ${PDF_SIGNATURE}`;
+		throw failureError(node, 'notTheFile', { what });
+	}
+}
+
+/**
+ * The first bytes of a body without taking them from it: a stream gets what was read back
+ * (`unshift`), so whoever reads it next reads every byte. Read in paused mode through 'readable',
+ * never by pause(): n8n's binary store reads with a 'data' listener, which would not resume a
+ * stream paused explicitly.
+ */
+export async function firstBytes(body: unknown, count: number): Promise<Buffer> {
+	if (!isStream(body)) return (await bodyBytes(body)).subarray(0, count);
+	const stream = body;
+	return await new Promise<Buffer>((resolve, reject) => {
+		const settle = (outcome: () => void) => {
+			stream.removeListener('readable', onReadable);
+			stream.removeListener('end', onEnd);
+			stream.removeListener('error', onError);
+			outcome();
+		};
+		const onReadable = () => {
+			const chunk = stream.read() as Buffer | null;
+			if (chunk === null) return; // wait for data, or for 'end'
+			settle(() => {
+				stream.unshift(chunk);
+				resolve(chunk.subarray(0, count));
+			});
+		};
+		const onEnd = () => settle(() => resolve(Buffer.alloc(0)));
+		const onError = (error: unknown) => settle(() => reject(error));
+		stream.on('readable', onReadable);
+		stream.once('end', onEnd);
+		stream.once('error', onError);
+	});
 }
 
 /** The documented download path of a document id below its company (GET_document_by_id). */

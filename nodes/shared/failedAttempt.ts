@@ -80,7 +80,6 @@ const hostOf = (error: unknown) =>
 interface ClassifiedRequest {
 	node: INode;
 	errorContext?: ErrorContext;
-	/** The execution's cancel signal. */
 	signal?: AbortSignal;
 }
 

@@ -1,10 +1,22 @@
-import type { INode } from 'n8n-workflow';
+import type { INode, INodeProperties } from 'n8n-workflow';
 
 import { parameterError } from './errors';
 
-// An id is one path segment of the API. Whatever would climb out of it or let URL parsing change
-// the path (a slash or backslash, also percent-encoded, `.`, `..`, control characters) is refused
-// before any request, so a request never leaves the path it was built for.
+// The ids a user gives, the Company ID field among them. An id is one path segment of the API.
+// Whatever would climb out of it or let URL parsing change the path (a slash or backslash, also
+// percent-encoded, `.`, `..`, control characters) is refused before any request, so a request never
+// leaves the path it was built for.
+
+/** The Company ID field of the node and the trigger: empty stands for the company of the token. */
+export const companyIdField: INodeProperties = {
+	displayName: 'Company ID',
+	name: 'companyId',
+	type: 'string',
+	default: '',
+	placeholder: 'Leave empty for the company of the token',
+	description:
+		'ID of the company to read. Leave empty to use the company the token was issued for (found once per execution through the authorization server).',
+};
 
 function decoded(value: string): string {
 	try {

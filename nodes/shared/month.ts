@@ -1,5 +1,5 @@
 import { DateTime, Info } from 'luxon';
-import type { INode } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
 import { parameterError } from './errors';
 
@@ -25,13 +25,8 @@ export interface MonthField {
 function asText(value: unknown, timeZone: string): string {
 	// A Date object is an instant without a zone: its month is the workflow's, like $now's.
 	if (value instanceof Date) return DateTime.fromJSDate(value, { zone: timeZone }).toISO() ?? '';
-	if (
-		value &&
-		typeof value === 'object' &&
-		typeof (value as { toISO?: unknown }).toISO === 'function'
-	) {
-		return String((value as { toISO: () => string }).toISO());
-	}
+	// Luxon's DateTime (n8n's $now), from n8n's copy of luxon too.
+	if (DateTime.isDateTime(value)) return String(value.toISO());
 	return typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
 }
 
@@ -83,5 +78,31 @@ export function readableMonth(month: string): string {
 	return `${MONTH_NAMES[Number(month.slice(4, 6)) - 1]} ${month.slice(0, 4)}`;
 }
 
-/** The Month field's tooltip. */
-export const MONTH_DESCRIPTION = `Payroll month. ${MONTH_HELP}`;
+/** A month field of the node: what the month is for, then what the field accepts. */
+export function monthFieldOf(field: MonthField, meaning: string): INodeProperties {
+	const description = `${meaning} ${MONTH_HELP}`;
+	return {
+		...field,
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '202610',
+		description,
+	};
+}
+
+export const monthField = monthFieldOf({ displayName: 'Month', name: 'month' }, 'Payroll month.');
+
+/** The item's month field as YYYYMM, or an error that names the field. */
+export const monthOf = (
+	context: IExecuteFunctions,
+	itemIndex: number,
+	field: MonthField = monthField,
+) =>
+	normalizeMonth(
+		context.getNodeParameter(field.name, itemIndex, ''),
+		field,
+		context.getNode(),
+		itemIndex,
+		context.getTimezone(),
+	);

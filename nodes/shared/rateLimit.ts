@@ -30,8 +30,7 @@ const UNSENT_SLOT_MS = 1_000;
 /**
  * A second with a 429 widens the margin by this much (once, however many 429s: the items in flight when
  * another process filled the second come back refused together); each quiet second narrows it again by
- * one slot. In queue mode, two workers at the limit together widen it to half the limit
- * within seconds; recovering quickly lets a worker left alone afterwards return to the whole limit within seconds.
+ * one slot, so a process left alone returns to the whole limit within seconds.
  */
 const MARGIN_STEP = 2;
 const QUIET_PERIOD_MS = 1_000;
@@ -201,17 +200,14 @@ export class Pacer {
 		const now = this.clock.now();
 		lane.limit = limit;
 		this.enterSecondOf(lane, now);
-		const second = Math.floor(now / 1000);
 		const remaining = Number(header(response, 'x-ratelimit-remaining-second'));
-		if (second === lane.second && Number.isFinite(remaining)) {
-			// Other executions and processes of the same application count too.
-			lane.counted = Math.max(lane.counted, limit - remaining);
-		}
+		// Other executions and processes of the same application count too.
+		if (Number.isFinite(remaining)) lane.counted = Math.max(lane.counted, limit - remaining);
 		if (response.statusCode === 429) {
-			if (second === lane.second) lane.counted = Math.max(lane.counted, limit);
-			if (second !== lane.widenedSecond) {
+			lane.counted = Math.max(lane.counted, limit);
+			if (lane.second !== lane.widenedSecond) {
 				lane.margin = Math.min(lane.margin + MARGIN_STEP, Math.floor(limit / 2));
-				lane.widenedSecond = second;
+				lane.widenedSecond = lane.second;
 			}
 			lane.lastRefusal = now;
 		} else if (lane.margin > SAFETY_MARGIN && now - lane.lastRefusal > QUIET_PERIOD_MS) {

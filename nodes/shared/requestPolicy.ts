@@ -15,10 +15,6 @@ import { wait } from './wait';
 export const isRead = (method: string | undefined): boolean =>
 	['GET', 'HEAD'].includes(String(method ?? 'GET').toUpperCase());
 
-/** A read or a write, as the service counts them. */
-export const kindOf = (method: string | undefined): RequestKind =>
-	isRead(method) ? 'read' : 'write';
-
 /** Attempts per request in all, the first included. */
 const MAX_ATTEMPTS = 4;
 /** An attempt with no byte for this long is given up (n8n's timeout is an idle timeout), unless the user set a Timeout. */
@@ -45,53 +41,49 @@ interface RequestPolicy {
 	attemptTimeoutMs?: number;
 	/** Fewer attempts than MAX_ATTEMPTS (a credential Test). */
 	attempts?: number;
-	/** The application whose pace every attempt follows. */
-	pace?: { application: string };
+	/** Whose pace every attempt follows. */
+	application?: string;
 }
 
 /**
  * How one attempt is sent: n8n's request helper, with the arguments that go before and after the
- * attempt's options (the transport chooses them). Each attempt gets the options with its own `timeout`.
+ * attempt's options (n8n's helpers differ in their arguments: the transport pairs each with its own).
+ * Each attempt gets the options with its own `timeout`.
  */
 export interface Sending {
-	/** n8n's helpers differ in their arguments: the transport pairs each with its own. */
 	helper: (...args: never[]) => Promise<unknown>;
 	thisArg: unknown;
-	before: unknown[];
+	before?: unknown[];
 	options: object;
-	after: unknown[];
+	after?: unknown[];
 }
 
-function budgetError(policy: RequestPolicy, lastFailure: string, ofCaller: boolean) {
-	return failureError(
-		policy.node,
-		ofCaller ? 'pollRequestBudget' : 'requestBudget',
-		{
-			last: lastFailure,
-			budget: requestBudgetMs(policy) / 1000,
-			timeoutAdvice: policy.errorContext?.timeoutAdvice,
-		},
-		policy.errorContext?.itemIndex,
-	);
+function budgetError(policy: RequestPolicy, last: string, ofCaller: boolean) {
+	const { timeoutAdvice, itemIndex } = policy.errorContext ?? {};
+	const values = { last, budget: requestBudgetMs(policy) / 1000, timeoutAdvice };
+	const failure = ofCaller ? 'pollRequestBudget' : 'requestBudget';
+	return failureError(policy.node, failure, values, itemIndex);
 }
 
 function requestBudgetMs(policy: RequestPolicy): number {
 	return Math.max(REQUEST_BUDGET_MS, MAX_ATTEMPTS * (policy.attemptTimeoutMs ?? 0));
 }
 
+const cancelled = (policy: RequestPolicy) =>
+	failureError(policy.node, 'cancelled', {}, policy.errorContext?.itemIndex);
+
 type Answered = (answer?: IN8nHttpFullResponse) => void;
 
 /** A slot of the application's pace, held by the attempt until it is answered or failed. */
 async function takeSlotOf(policy: RequestPolicy): Promise<Answered> {
-	if (!policy.pace) return () => {};
-	const { application } = policy.pace;
-	const kind = kindOf(policy.method);
-	let answered: (answer?: IN8nHttpFullResponse) => void;
-	try {
-		answered = await processPacer.takeSlotToSend(application, kind, { signal: policy.signal });
-	} catch {
-		throw failureError(policy.node, 'cancelled', {}, policy.errorContext?.itemIndex);
-	}
+	const { application } = policy;
+	if (application === undefined) return () => {};
+	const kind: RequestKind = isRead(policy.method) ? 'read' : 'write';
+	const answered = await processPacer
+		.takeSlotToSend(application, kind, { signal: policy.signal })
+		.catch(() => {
+			throw cancelled(policy);
+		});
 	return (answer) => {
 		answered(answer);
 		if (answer) processPacer.learn(application, kind, answer);
@@ -105,7 +97,8 @@ async function sendAttempt<T>(
 	answered: Answered,
 	answer: (response: IN8nHttpFullResponse) => Promise<T>,
 ): Promise<T> {
-	const args = [...sending.before, { ...sending.options, timeout: timeoutMs }, ...sending.after];
+	const { before = [], after = [] } = sending;
+	const args = [...before, { ...sending.options, timeout: timeoutMs }, ...after];
 	const sent = sending.helper.apply(
 		sending.thisArg,
 		args as never[],
@@ -120,8 +113,7 @@ async function sendAttempt<T>(
 
 /** Exponential backoff with jitter, so items that failed together do not come back together. */
 function waitBefore(attempt: number, askedMs: number | undefined): number {
-	const backoff = FIRST_BACKOFF_MS * 2 ** (attempt - 1);
-	const base = askedMs ?? backoff;
+	const base = askedMs ?? FIRST_BACKOFF_MS * 2 ** (attempt - 1);
 	return Math.round(base + Math.random() * Math.min(base * 0.25, 1000));
 }
 
@@ -150,7 +142,7 @@ export async function sendWithPolicy<T>(
 		const remaining = deadline - Date.now();
 		if (remaining <= 0 || policy.signal?.aborted) answered?.();
 		if (remaining <= 0) throw budgetError(policy, last, ofCaller);
-		if (policy.signal?.aborted) throw failureError(policy.node, 'cancelled', {}, context.itemIndex);
+		if (policy.signal?.aborted) throw cancelled(policy);
 		let failure: FailedAttempt;
 		const timeoutMs = Math.min(attemptTimeoutMs, remaining);
 		const started = Date.now();
@@ -171,24 +163,15 @@ export async function sendWithPolicy<T>(
 
 		const asked = error instanceof PartnerPayrollApiError ? error.retryAfterMs : undefined;
 		if (asked !== undefined && asked > MAX_WAIT_MS) {
-			throw failureError(
-				policy.node,
-				'retryAfterTooLong',
-				{
-					seconds: Math.ceil(asked / 1000),
-					maxWait: MAX_WAIT_MS / 1000,
-					advice: context.rateLimitAdvice,
-				},
-				context.itemIndex,
-			);
+			const seconds = Math.ceil(asked / 1000);
+			const values = { seconds, maxWait: MAX_WAIT_MS / 1000, advice: context.rateLimitAdvice };
+			throw failureError(policy.node, 'retryAfterTooLong', values, context.itemIndex);
 		}
 		const pause = waitBefore(attempt, asked);
 		last = error.message;
 		if (Date.now() + pause >= deadline) throw budgetError(policy, last, ofCaller);
-		try {
-			await wait(pause, policy.signal);
-		} catch {
-			throw failureError(policy.node, 'cancelled', {}, context.itemIndex);
-		}
+		await wait(pause, policy.signal).catch(() => {
+			throw cancelled(policy);
+		});
 	}
 }

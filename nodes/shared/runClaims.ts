@@ -3,8 +3,8 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { isInFlight } from './inFlight';
 
 // Which runs the package's triggers started, per workflow: the Partner Payroll Trigger (poll) and the
-// Partner Payroll Webhook Trigger of one workflow claim a run here, by its `dedupeKey`, before they
-// start the workflow for it, so a payroll run that both see starts the workflow once.
+// Partner Payroll Webhook Trigger of one workflow claim a run here, by its identity (`runKeyOf`),
+// before they start the workflow for it, so a payroll run that both see starts the workflow once.
 //
 // Why it holds: n8n runs every trigger's poll() and webhook() in one process, the main instance (in
 // queue mode too: workers run executions, not triggers), unless separate webhook processes take the
@@ -85,15 +85,33 @@ export function claimRun(workflowId: string, key: string, nowMs: number): boolea
 	return true;
 }
 
-/** The items whose run this call claimed (an item without a `dedupeKey` is not a run: it stays). */
+/**
+ * What a run is claimed by. A payroll run: company, month and end instant, the same whichever trigger
+ * saw it (the poll's `executionEndDate`, the webhook's `effectiveDate`): not the `dedupeKey`, which
+ * names the month alone for the run each trigger saw first, and the two may not have seen the same
+ * one first. Any other item: its `dedupeKey`; none for an item without one.
+ */
+export function runKeyOf(json: IDataObject): string | undefined {
+	const end = json.executionEndDate ?? json.effectiveDate;
+	const { companyId, month } = json;
+	if (typeof companyId === 'string' && typeof month === 'string' && typeof end === 'string') {
+		const instant = Date.parse(end);
+		if (!Number.isNaN(instant)) {
+			return `payroll:${companyId}:${month}:${new Date(instant).toISOString()}`;
+		}
+	}
+	return typeof json.dedupeKey === 'string' ? json.dedupeKey : undefined;
+}
+
+/** The items whose run this call claimed (an item that is no run, `runKeyOf` none, stays). */
 export function claimItems(
 	workflowId: string,
 	items: INodeExecutionData[],
 	nowMs: number,
 ): INodeExecutionData[] {
 	return items.filter((item) => {
-		const key = item.json.dedupeKey;
-		return typeof key !== 'string' || claimRun(workflowId, key, nowMs);
+		const key = runKeyOf(item.json);
+		return key === undefined || claimRun(workflowId, key, nowMs);
 	});
 }
 

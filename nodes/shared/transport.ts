@@ -4,26 +4,21 @@ import type {
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
+	INode,
 } from 'n8n-workflow';
 
 import { COMPANY_HINT_HEADER } from '../../credentials/companyRequests';
 import type { Connection, RequestContext, RequestOptions } from './connection';
 import { throwIfApiError, uncertainWriteError, unexpectedAnswerError } from './apiError';
 import { failureError, type ErrorContext } from './errors';
-import { isObject } from './objects';
+import { isObject } from './bodies';
 import { isRead, sendWithPolicy, type Sending } from './requestPolicy';
 
 interface ApiRequest {
 	method: IHttpRequestMethods;
-	/**
-	 * With `companyId`, the path below that company (`/payment-files`, `''` for its record); otherwise
-	 * the path below the API base URL, already encoded, or a full URL (the authorization server).
-	 */
+	/** Below the company (`''` for its record), or below the API base URL (encoded), or a full URL. */
 	path: string;
-	/**
-	 * The company the request is for: its path is built here, and with the Partner API credential the
-	 * credential sends that company's token (it checks the path and its list itself).
-	 */
+	/** The company the request is for; the Partner API credential sends its token (and checks it). */
 	companyId?: string;
 	/** The collection the company is read from: its record (`companies`, the default) or its French record. */
 	companyCollection?: 'companies' | 'companies-fr';
@@ -43,28 +38,22 @@ interface ApiRequest {
  * it was sent to (n8n would add it again on a redirect to another origin), and the node's Request
  * Options (proxy, certificates), as n8n applies them to the node's own requests.
  */
-export function safeTransportOptions(
-	requestOptions: RequestOptions = {},
-): Pick<
-	IHttpRequestOptions,
-	'sendCredentialsOnCrossOriginRedirect' | 'proxy' | 'skipSslCertificateValidation'
-> {
-	const options: ReturnType<typeof safeTransportOptions> = {
-		sendCredentialsOnCrossOriginRedirect: false,
-	};
+function safeTransportOptions(requestOptions: RequestOptions = {}): Partial<IHttpRequestOptions> {
+	const options: Partial<IHttpRequestOptions> = { sendCredentialsOnCrossOriginRedirect: false };
 	if (requestOptions.allowUnauthorizedCerts) options.skipSslCertificateValidation = true;
 	if (requestOptions.proxy && URL.canParse(requestOptions.proxy)) {
 		const proxy = new URL(requestOptions.proxy);
 		const protocol = proxy.protocol.replace(/:$/, '');
+		const { username, password } = proxy;
 		options.proxy = {
 			host: proxy.hostname,
 			port: Number(proxy.port) || (protocol === 'https' ? 443 : 80),
 			protocol,
-			...(proxy.username
+			...(username
 				? {
 						auth: {
-							username: decodeURIComponent(proxy.username),
-							password: decodeURIComponent(proxy.password),
+							username: decodeURIComponent(username),
+							password: decodeURIComponent(password),
 						},
 					}
 				: {}),
@@ -75,13 +64,8 @@ export function safeTransportOptions(
 
 /** The execution's cancel signal, where the context has one (a poll has none). */
 export function cancelSignalOf(context: RequestContext): AbortSignal | undefined {
-	return 'getExecutionCancelSignal' in context
-		? (context as IExecuteFunctions).getExecutionCancelSignal()
-		: undefined;
+	return 'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined;
 }
-
-/** The body of an answer that is not parsed JSON (`json: true` hands text over as it came). */
-const textOf = (body: unknown) => (typeof body === 'string' ? body.trim() : undefined);
 
 /**
  * What a success answer must be before anyone reads it. A read wants the JSON the API documents:
@@ -90,19 +74,19 @@ const textOf = (body: unknown) => (typeof body === 'string' ? body.trim() : unde
  * API itself (may have been recorded).
  */
 function checkSuccessBody(
-	context: RequestContext,
+	node: INode,
 	response: IN8nHttpFullResponse,
 	read: boolean,
 	errorContext: ErrorContext,
 ): void {
-	const node = context.getNode();
 	const { itemIndex } = errorContext;
-	const text = textOf(response.body);
+	// `json: true` hands an answer that is not JSON over as text.
+	const text = typeof response.body === 'string' ? response.body.trim() : undefined;
 	if (read) {
 		if (text) throw failureError(node, 'malformedAnswer', {}, itemIndex);
 		if (!isObject(response.body) && !Array.isArray(response.body)) {
 			const got = text === '' ? 'an empty body' : JSON.stringify(response.body ?? null);
-			throw unexpectedAnswerError(node, response, 'a JSON object', got, itemIndex);
+			throw unexpectedAnswerError(node, response, 'a JSON object', itemIndex, got);
 		}
 		return;
 	}
@@ -174,19 +158,12 @@ function sendingOf(
 		? { ...options.headers, Authorization: `Bearer ${connection.accessToken}` }
 		: options.headers;
 	if (connection.signing.helper === 'httpRequest') {
-		return {
-			helper: helpers.httpRequest,
-			thisArg: helpers,
-			before: [],
-			options: { ...options, headers },
-			after: [],
-		};
+		return { helper: helpers.httpRequest, thisArg: helpers, options: { ...options, headers } };
 	}
 	// A credential Test's context has only the request library's helper; its answer is read like n8n's.
 	return {
 		helper: helpers.request,
 		thisArg: helpers,
-		before: [],
 		options: {
 			method: options.method,
 			uri: `${options.baseURL ?? ''}${options.url}`,
@@ -198,7 +175,6 @@ function sendingOf(
 			followRedirect: false,
 			followAllRedirects: false,
 		},
-		after: [],
 	};
 }
 
@@ -239,11 +215,9 @@ export async function apiRequest<T = IN8nHttpFullResponse>(
 		deadline: connection.deadline,
 		attemptTimeoutMs: connection.requestOptions?.timeout ?? connection.attemptTimeoutMs,
 		// The authorization server is not the API: its requests follow a pace of their own.
-		pace: {
-			application: request.toAuthorizationServer
-				? `${connection.application} (authorization server)`
-				: connection.application,
-		},
+		application: request.toAuthorizationServer
+			? `${connection.application} (authorization server)`
+			: connection.application,
 		attempts: connection.attempts,
 	};
 	const sending = sendingOf(context, connection, httpOptionsOf(connection, request));
@@ -257,7 +231,7 @@ export async function apiRequest<T = IN8nHttpFullResponse>(
 			throw failureError(node, 'authorizationServerRedirect', { status: response.statusCode });
 		}
 		await throwIfApiError(node, response, fullContext);
-		if (!request.file) checkSuccessBody(context, response, read, fullContext);
+		if (!request.file) checkSuccessBody(node, response, read, fullContext);
 		return await receive(response);
 	});
 }

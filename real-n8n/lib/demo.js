@@ -5,6 +5,7 @@
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
+const { writeSecretFile } = require('../../sandbox/secret-files');
 const { DEFAULT_CLIENT, accessTokenCredential, oauth2Credential, partnerCredential } = require('./credentials');
 const { examplesDir } = require('./paths');
 const { listN8nCredentials } = require('./n8n-credentials');
@@ -118,7 +119,7 @@ async function ensureConnectLink({ rest, n8nUrl, sandbox, apiKeyFile }) {
 		const apiKey = await rest.createApiKey(label, { scopes });
 		await rest.updateCredential(n8nApiCredential({ n8nUrl, apiKey }));
 		// Kept once the credential holds it: a start stopped in between makes a new one next time.
-		fs.writeFileSync(apiKeyFile, `${JSON.stringify({ apiKey }, null, 2)}\n`, { mode: 0o600 });
+		writeSecretFile(apiKeyFile, `${JSON.stringify({ apiKey }, null, 2)}\n`);
 	}
 	const connectLink = connectLinkUrl(n8nUrl);
 	await sandboxControl(sandbox, 'POST', '/clients/redirect-uris', {

@@ -25,6 +25,7 @@ const crypto = require('node:crypto');
 const { spawnSync } = require('node:child_process');
 const { startSandbox } = require('../../sandbox/server');
 const { COMPANIES: SEEDED_COMPANIES } = require('../../sandbox/seed');
+const { keepSecretFolder, writeSecretFile } = require('../../sandbox/secret-files');
 const {
 	repoRoot,
 	RUNTIMES,
@@ -144,7 +145,7 @@ function demoTokens() {
 		kind: 'apiKey',
 	}));
 	const tokens = [...kept, ...made];
-	if (made.length > 0) fs.writeFileSync(TOKENS_FILE, `${JSON.stringify(tokens, null, 2)}\n`, { mode: 0o600 });
+	if (made.length > 0) writeSecretFile(TOKENS_FILE, `${JSON.stringify(tokens, null, 2)}\n`);
 	return { tokens, newCompanyIds: made.map((token) => token.companyId) };
 }
 
@@ -157,7 +158,7 @@ function demoWebhookSecret() {
 		return { signingSecret: JSON.parse(fs.readFileSync(WEBHOOK_SECRET_FILE, 'utf8')).signingSecret, fresh: false };
 	}
 	const signingSecret = newDemoWebhookSecret();
-	fs.writeFileSync(WEBHOOK_SECRET_FILE, `${JSON.stringify({ signingSecret }, null, 2)}\n`, { mode: 0o600 });
+	writeSecretFile(WEBHOOK_SECRET_FILE, `${JSON.stringify({ signingSecret }, null, 2)}\n`);
 	return { signingSecret, fresh: true };
 }
 
@@ -240,7 +241,7 @@ async function main() {
 	buildPackage();
 	await ensureN8nInstalled(RUNTIME);
 	if (QUEUE) ensureDebianPackages(['redis-server', 'postgresql']);
-	fs.mkdirSync(USER_FOLDER, { recursive: true });
+	keepSecretFolder(USER_FOLDER, [TOKENS_FILE, SANDBOX_STATE_FILE, WEBHOOK_SECRET_FILE, N8N_API_KEY_FILE]);
 	forgetImportsIfDatabaseIsGone();
 	const { tokens, newCompanyIds } = demoTokens();
 	const webhookSecret = demoWebhookSecret();

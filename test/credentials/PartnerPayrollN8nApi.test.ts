@@ -15,6 +15,10 @@ beforeEach(() => {
 	n8n.requests.length = 0;
 });
 
+test("is restricted to the package's nodes, as the Partner API credential is (n8n from n8n-core 2.25 refuses it to n8n's HTTP Request node, which could send the key anywhere)", () => {
+	expect(credentialType).toHaveProperty('restrictToSupportedNodes', true);
+});
+
 test('a key that n8n accepts: OK, after one GET /api/v1/credentials?limit=1 carrying the key', async () => {
 	const result = await testCredential(credentialType, { url: `${n8n.url}/`, apiKey: N8N_API_KEY });
 	expect(result.status).toBe('OK');

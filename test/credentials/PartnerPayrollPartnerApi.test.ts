@@ -134,32 +134,29 @@ describe('Partner Payroll Partner API credential', () => {
 		await expect(attempt).rejects.not.toThrow(/token-of-/);
 	});
 
-	it('after a row was deleted in the editor, never sends a token for another company', async () => {
+	it('after a row was deleted in the editor, each company is served with its own token wherever n8n put it; only the company whose token n8n dropped is refused, named', async () => {
 		const rows = [row('FR1001'), row('FR1002'), row('ES2001'), row('GB3001')];
 		const saved = credentialsWith(deletedInEditor(rows, 1));
-		// Rows above the deleted one keep their own tokens.
-		await expect(
-			credential.authenticate(saved, request('FR1001', `${API}/companies/FR1001`)),
-		).resolves.toMatchObject({
-			headers: { Authorization: 'Bearer token-of-FR1001' },
-		});
-		// Below it, each row holds the token of the row above: refused, naming both companies and the repair.
-		for (const [companyId, holder] of [
-			['ES2001', 'FR1002'],
-			['GB3001', 'ES2001'],
-		]) {
-			const attempt = credential.authenticate(
-				saved,
-				request(companyId, `${API}/companies/${companyId}`),
-			);
-			await expect(attempt).rejects.toThrow(
-				`holds the token of company ${holder}, not of ${companyId}`,
-			);
-			await expect(attempt).rejects.toThrow('never delete or reorder rows in the editor');
+		// FR1001 kept its row; ES2001's token now sits in GB3001's row, and is found there.
+		for (const companyId of ['FR1001', 'ES2001']) {
+			await expect(
+				credential.authenticate(saved, request(companyId, `${API}/companies/${companyId}`)),
+			).resolves.toMatchObject({
+				headers: { Authorization: `Bearer token-of-${companyId}` },
+			});
 		}
+		// The last row's token was dropped by n8n: refused, naming the company and the repair.
+		const attempt = credential.authenticate(saved, request('GB3001', `${API}/companies/GB3001`));
+		await expect(attempt).rejects.toThrow('no row holds the token of company GB3001 any more');
+		await expect(attempt).rejects.toThrow('Connect it again through the connect link');
+		await expect(attempt).rejects.not.toThrow(/token-of-/);
+		// The deleted company's token, left in ES2001's row, serves nobody.
+		await expect(
+			credential.authenticate(saved, request('FR1002', `${API}/companies/FR1002`)),
+		).rejects.toThrow("Company FR1002 is not in the credential's company list");
 	});
 
-	it('after rows were reordered in the editor, refuses every moved row', async () => {
+	it('after rows were reordered in the editor, every company is still served with its own token', async () => {
 		const rows = [row('FR1001'), row('FR1002')];
 		const reordered = [rows[1], rows[0]].map((moved, position) => ({
 			...moved,
@@ -171,8 +168,40 @@ describe('Partner Payroll Partner API credential', () => {
 					credentialsWith(reordered),
 					request(companyId, `${API}/companies/${companyId}`),
 				),
-			).rejects.toThrow(`not of ${companyId}`);
+			).resolves.toMatchObject({ headers: { Authorization: `Bearer token-of-${companyId}` } });
 		}
+	});
+
+	it('300 rows, one deleted in the middle in the editor: only the company whose token n8n dropped fails, named, and the list is read once', () => {
+		const rows = Array.from({ length: 300 }, (_, index) =>
+			row(`FR${String(index + 1).padStart(4, '0')}`),
+		);
+		const saved = credentialsWith(deletedInEditor(rows, 149));
+		const read = readCompanyRows(saved);
+		expect(read).toHaveLength(299);
+		const broken = read.filter((company) => company.problem !== undefined);
+		expect(broken.map((company) => company.companyId)).toEqual(['FR0300']);
+		expect(broken[0].problem).toContain('no row holds the token of company FR0300 any more');
+		for (const company of read.filter((each) => each.problem === undefined)) {
+			expect(company.accessToken).toBe(`token-of-${company.companyId}`);
+		}
+		expect(readCompanyRows(saved)).toBe(read);
+	});
+
+	it('two different tokens bound to one company, none in its own row: refused, naming the rows', async () => {
+		const rows = [
+			{ ...row('FR1001'), accessToken: bindToken('FR1002', 'one') },
+			{ ...row('FR1002'), accessToken: bindToken('FR1001', 'x') },
+			{ ...row('ES2001'), accessToken: bindToken('FR1002', 'two') },
+		];
+		const attempt = credential.authenticate(
+			credentialsWith(rows),
+			request('FR1002', `${API}/companies/FR1002`),
+		);
+		await expect(attempt).rejects.toThrow('entries 1, 3 hold different tokens of company FR1002');
+		await expect(
+			credential.authenticate(credentialsWith(rows), request('FR1001', `${API}/companies/FR1001`)),
+		).resolves.toMatchObject({ headers: { Authorization: 'Bearer x' } });
 	});
 });
 

@@ -84,7 +84,7 @@ describe('the webhook and the polling trigger of one workflow', () => {
 		const late = await webhook.deliver(delivery());
 		expect(late.items).toBeUndefined();
 		expect(late).toMatchObject({ status: 200 });
-		expect((late.body as { message: string }).message).toContain(`Duplicate: ${RUN_KEY}`);
+		expect((late.body as { message: string }).message).toContain(`Duplicate: ${RUN_KEY}:${END}`);
 	});
 
 	it('at the same moment: the delivery is being handed to n8n while the poll sees the run', async () => {

@@ -1,11 +1,9 @@
 import type { IDataObject, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { unexpectedAnswerError } from '../../shared/apiError';
-import { isObject } from '../../shared/objects';
+import { isObject } from '../../shared/bodies';
 
 // What an operation reads from a JSON answer, checked: a downstream node always gets objects.
-
-const shown = (value: unknown) => JSON.stringify(value ?? null);
 
 /** The answer's JSON object (a record, a status). */
 export function objectAnswer(
@@ -14,13 +12,7 @@ export function objectAnswer(
 	response: IN8nHttpFullResponse,
 ): IDataObject {
 	if (isObject(response.body)) return response.body;
-	throw unexpectedAnswerError(
-		context.getNode(),
-		response,
-		'a JSON object',
-		shown(response.body),
-		itemIndex,
-	);
+	throw unexpectedAnswerError(context.getNode(), response, 'a JSON object', itemIndex);
 }
 
 /** The answer's list of objects: the body itself, or the array under `key` (`documents`, `contracts`). */
@@ -33,13 +25,7 @@ export function listAnswer(
 	const list = key === undefined ? response.body : isObject(response.body) && response.body[key];
 	const expected = key === undefined ? 'a JSON array of objects' : `a "${key}" list`;
 	if (!Array.isArray(list) || !list.every(isObject)) {
-		throw unexpectedAnswerError(
-			context.getNode(),
-			response,
-			expected,
-			shown(response.body),
-			itemIndex,
-		);
+		throw unexpectedAnswerError(context.getNode(), response, expected, itemIndex);
 	}
 	return list;
 }

@@ -1,12 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { fileNamePart, fileToItem } from '../../shared/binary';
+import { binaryPropertyNameOf, fileNamePart, fileToItem } from '../../shared/binary';
 import type { Connection } from '../../shared/connection';
 import type { ErrorContext } from '../../shared/errors';
-import { bodyBytes } from '../../shared/streams';
+import { bodyBytes } from '../../shared/bodies';
 import { apiRequest } from '../../shared/transport';
 import { itemCompanyId } from '../helpers/itemCompany';
-import { binaryPropertyNameOf, monthOf } from './commonFields';
+import { monthOf } from '../../shared/month';
 
 // The files of one company and month: the payment file and the accounting CSV.
 

@@ -6,8 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { Connection } from '../../shared/connection';
-import type { ErrorContext } from '../../shared/errors';
-import { companyIdFieldsOf } from './commonFields';
+import { companyIdField } from '../../shared/ids';
 
 /**
  * An operation of the node, in n8n's own shape (Airtable v2's `execute.call(this, ...)`): one input
@@ -29,11 +28,62 @@ export interface Operation {
 		itemIndex: number,
 		connection: Connection,
 	): Promise<INodeExecutionData[]>;
-	/** What the operation's errors need to know about it. */
-	errorContext?: ErrorContext;
 	/** Items go one at a time, in order (a write); otherwise several are in flight at once. */
 	oneItemAtATime?: boolean;
 }
+
+/** With the Partner API credential, the company is one of the credential's list (or an expression). */
+const partnerCompanyField: INodeProperties = {
+	displayName: 'Company Name or ID',
+	name: 'companyId',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'listPartnerCompanies' },
+	required: true,
+	default: '',
+	description:
+		'A company of the credential\'s list. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
+/**
+ * Company ID, shown for every operation of one resource but those named: typed, or with the Partner API
+ * credential a company of its list (shown for every operation: its token is the one the operation uses),
+ * except for the operations that work on the whole list (`listOperations`).
+ */
+const companyIdFieldsOf = (
+	resource: string,
+	exceptOperations: string[] = [],
+	listOperations: string[] = [],
+): INodeProperties[] => [
+	{
+		...companyIdField,
+		displayOptions: {
+			show: { resource: [resource] },
+			hide: {
+				authentication: ['partnerApi'],
+				...(exceptOperations.length || listOperations.length
+					? { operation: [...exceptOperations, ...listOperations] }
+					: {}),
+			},
+		},
+	},
+	{
+		...partnerCompanyField,
+		displayOptions: {
+			show: { resource: [resource], authentication: ['partnerApi'] },
+			...(listOperations.length ? { hide: { operation: listOperations } } : {}),
+		},
+	},
+];
+
+/** The "Options" collection of an operation: what most users leave as it is. */
+export const optionsField = (options: INodeProperties[]): INodeProperties => ({
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add option',
+	default: {},
+	options,
+});
 
 /** A resource of the node: its operations by value, and the fields they show. */
 export interface Resource {
@@ -49,7 +99,7 @@ export function resource(
 	name: string,
 	operations: Operation[],
 	defaultOperation: string,
-	options: { withoutCompanyId?: string[] } = {},
+	options: { withoutCompanyId?: string[]; wholeList?: string[] } = {},
 ): Resource {
 	return {
 		value,
@@ -67,7 +117,7 @@ export function resource(
 				options: operations.map((operation) => operation.option),
 				default: defaultOperation,
 			},
-			...companyIdFieldsOf(value, options.withoutCompanyId),
+			...companyIdFieldsOf(value, options.withoutCompanyId, options.wholeList),
 			...operations.flatMap((operation) => operation.fields),
 		],
 	};

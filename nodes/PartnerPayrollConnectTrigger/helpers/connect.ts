@@ -8,13 +8,8 @@ import {
 } from 'n8n-workflow';
 
 import { forbiddenLabelCharacter, isCompanyId } from '../../../credentials/partnerCompanies';
-import {
-	ListChangeLost,
-	N8nApiProblem,
-	changeCompanyList,
-	n8nApiRequest,
-	withCompany,
-} from '../../shared/credentialStore';
+import { ListChangeLost, changeCompanyList, withCompany } from '../../shared/credentialStore';
+import { N8nApiProblem, n8nApiRequest } from '../../shared/n8nApi';
 import type { Introspection } from '../../shared/company';
 import { withoutTrailingSlashes } from '../../shared/authentication';
 import { requestedScopes } from '../../shared/credentialTest';

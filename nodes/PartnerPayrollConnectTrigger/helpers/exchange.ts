@@ -7,7 +7,7 @@ import {
 import { introspectToken, type Introspection } from '../../shared/company';
 import { connectionOf } from '../../shared/authentication';
 import type { Connection } from '../../shared/connection';
-import { isObject } from '../../shared/objects';
+import { isObject } from '../../shared/bodies';
 import { apiRequest } from '../../shared/transport';
 
 // The authorization-code exchange and the introspection of the new token (spec: Authentication,

@@ -1,4 +1,4 @@
-import { isObject } from '../../shared/objects';
+import { isObject } from '../../shared/bodies';
 
 // What the trigger keeps about the companies of the Partner API credential, beside each event's
 // per-company state: ids, country codes, dates and reasons in words; never a token.

@@ -1,4 +1,4 @@
-import { isObject } from '../../shared/objects';
+import { isObject } from '../../shared/bodies';
 import { readPerCompany, type PerCompany } from './companies';
 import { MAX_CARRY_OVER_MONTHS, addMonths } from './months';
 

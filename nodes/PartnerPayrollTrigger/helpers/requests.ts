@@ -3,7 +3,7 @@ import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-w
 import { PartnerPayrollApiError, RETRYABLE_STATUSES } from '../../shared/apiError';
 import type { Connection } from '../../shared/connection';
 import { failureError, type Failure } from '../../shared/errors';
-import { isObject } from '../../shared/objects';
+import { isObject } from '../../shared/bodies';
 import { apiRequest } from '../../shared/transport';
 import type { DocumentType, ListedDocument } from './documentState';
 import type { PayrollStatusAnswer } from './payrollState';

@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { isObject } from '../../shared/objects';
+import { isObject } from '../../shared/bodies';
 
 // Where the trigger keeps its state: in the workflow's static data, under the node's id. n8n keys a
 // node's own static data by the node's name, so a rename would lose it.

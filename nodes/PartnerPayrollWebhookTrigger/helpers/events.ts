@@ -3,7 +3,7 @@ import { jsonParse, type INode } from 'n8n-workflow';
 
 import { hasControlCharacter } from '../../shared/ids';
 import { normalizeMonth } from '../../shared/month';
-import { isObject } from '../../shared/objects';
+import { isObject } from '../../shared/bodies';
 
 // The deliveries' bodies, as the service sends them (real-service facts; the spec shows none):
 // {"type": "payroll.run", "data": {companyId, effectiveDate, payrollMonth: "YYYYMM"}} and

@@ -104,7 +104,7 @@ describe('Partner API credential: one credential, many companies', () => {
 		expect(await session.requests()).toEqual([]);
 	});
 
-	it('after a row was deleted in the editor, the shifted companies fail clearly and the others are served', async () => {
+	it('after a row was deleted in the editor, each company is served with its own token; only the company whose token n8n dropped fails, named', async () => {
 		const credentials = await session.partner(COMPANIES, deleteRowInEditor(1));
 		await session.clearRequests();
 		const items = await runPartnerPayroll(
@@ -113,10 +113,11 @@ describe('Partner API credential: one credential, many companies', () => {
 			{ items: itemsFor(['FR1001', 'ES2001', 'GB3001']), continueOnFail: true },
 		);
 		expect(items[0].json).toMatchObject({ id: 'FR1001' });
-		expect(items[1].json.error).toMatch(/holds the token of company FR1002, not of ES2001/);
-		expect(items[2].json.error).toMatch(/holds the token of company ES2001, not of GB3001/);
+		expect(items[1].json).toMatchObject({ id: 'ES2001' });
+		expect(items[2].json.error).toMatch(/no row holds the token of company GB3001 any more/);
 		expect(await apiRequests()).toEqual([
 			{ pathCompany: 'FR1001', tokenCompany: 'FR1001', status: 200 },
+			{ pathCompany: 'ES2001', tokenCompany: 'ES2001', status: 200 },
 		]);
 	});
 
@@ -202,6 +203,19 @@ describe('Partner API credential: its Test', () => {
 		expect(result.message).toContain('ES2001 (Client ES2001): The token is not active');
 		expect(result.message).toContain(
 			'entry 4 (GB3001, Client GB3001): its Access Token is not bound to a company',
+		);
+		expect(result.message).not.toMatch(/sbx_/);
+	});
+
+	it('after a row was deleted in the editor, names exactly the company whose token n8n dropped', async () => {
+		const credentials = await session.partner(COMPANIES, deleteRowInEditor(1));
+		const result = await testCredential(credential, dataOf(credentials));
+		expect(result).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(/^2 of 3 companies are connected\. [^|]*$/),
+		});
+		expect(result.message).toContain(
+			'entry 3 (GB3001, Client GB3001): no row holds the token of company GB3001 any more',
 		);
 		expect(result.message).not.toMatch(/sbx_/);
 	});

@@ -190,7 +190,9 @@ describe('Partner Payroll Webhook Trigger with a Partner API credential: connect
 			label: 'Client FR1002',
 			todo: 'Connect company FR1002 again with the connect link: its entry in the Partner API credential is not usable',
 		});
-		expect(item.problem).toContain('holds the token of company FR1001, not of FR1002');
+		expect(item.problem).toContain(
+			'no row holds the token of company FR1002 any more (its row holds the token of company FR1001)',
+		);
 		expect(JSON.stringify(executions)).not.toMatch(/sbx_/);
 	});
 

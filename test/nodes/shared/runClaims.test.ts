@@ -5,6 +5,7 @@ import {
 	claimRun,
 	holdRun,
 	releaseRun,
+	runKeyOf,
 	startRun,
 	storableRuns,
 } from '../../../nodes/shared/runClaims';
@@ -61,5 +62,32 @@ describe('run claims', () => {
 			{ json: { event: 'connectionLost' } },
 		];
 		expect(claimItems('wf', items, NOW)).toEqual(items.slice(1));
+	});
+
+	it('a payroll run has one key whichever trigger saw it first: company, month and end instant', () => {
+		const fromPoll = {
+			companyId: 'FR1001',
+			month: '202611',
+			executionEndDate: '2026-11-27T16:00:00Z',
+			dedupeKey: 'payroll:FR1001:202611',
+			source: 'poll',
+		};
+		const fromWebhook = {
+			event: 'payroll.run',
+			companyId: 'FR1001',
+			month: '202611',
+			effectiveDate: '2026-11-27T16:00:00.000Z',
+			dedupeKey: 'payroll:FR1001:202611:2026-11-27T16:00:00.000Z',
+			source: 'webhook',
+		};
+		expect(runKeyOf(fromPoll)).toBe('payroll:FR1001:202611:2026-11-27T16:00:00.000Z');
+		expect(runKeyOf(fromWebhook)).toBe(runKeyOf(fromPoll));
+		expect(runKeyOf({ ...fromPoll, executionEndDate: '2026-11-28T09:00:00Z' })).not.toBe(
+			runKeyOf(fromPoll),
+		);
+		expect(runKeyOf({ dedupeKey: 'integration:FR1001:deactivated:2026-12-01T09:00:00.000Z' })).toBe(
+			'integration:FR1001:deactivated:2026-12-01T09:00:00.000Z',
+		);
+		expect(runKeyOf({ event: 'connectionLost' })).toBeUndefined();
 	});
 });

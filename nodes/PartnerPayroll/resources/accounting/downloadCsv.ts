@@ -1,7 +1,8 @@
 import { updateDisplayOptions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../resource';
-import { binaryPropertyNameField, monthField, optionsField } from '../commonFields';
+import { optionsField, type Operation } from '../resource';
+import { monthField } from '../../../shared/month';
+import { binaryPropertyNameField } from '../../../shared/binary';
 import { downloadMonthFile, type MonthFileKind } from '../monthFile';
 import { accountingEntriesFromCsv } from './csv';
 
@@ -44,7 +45,6 @@ export const downloadCsv: Operation = {
 		{ show: { resource: ['accounting'], operation: ['downloadCsv'] } },
 		properties,
 	),
-	errorContext: ACCOUNTING_CSV.errorContext,
 	async execute(itemIndex, connection) {
 		const parseLines = this.getNodeParameter('options.parseLines', itemIndex, false) as boolean;
 		const { file, text } = await downloadMonthFile(

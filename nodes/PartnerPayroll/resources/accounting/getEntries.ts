@@ -5,7 +5,7 @@ import { apiRequest } from '../../../shared/transport';
 import { asItems, listAnswer } from '../../helpers/answers';
 import { itemCompanyId } from '../../helpers/itemCompany';
 import type { Operation } from '../resource';
-import { monthField, monthOf } from '../commonFields';
+import { monthField, monthOf } from '../../../shared/month';
 
 const errorContext: ErrorContext = { country: 'FR' };
 
@@ -20,7 +20,6 @@ export const getEntries: Operation = {
 	fields: updateDisplayOptions({ show: { resource: ['accounting'], operation: ['getEntries'] } }, [
 		monthField,
 	]),
-	errorContext,
 	async execute(itemIndex, connection) {
 		const month = monthOf(this, itemIndex);
 		const response = await apiRequest(

@@ -8,16 +8,12 @@ import {
 
 import type { Connection } from '../../../shared/connection';
 import { parameterError, type ErrorContext } from '../../../shared/errors';
-import { MONTH_HELP } from '../../../shared/month';
-import { isObject } from '../../../shared/objects';
+import { monthFieldOf, monthOf } from '../../../shared/month';
+import { isObject } from '../../../shared/bodies';
 import { apiRequest } from '../../../shared/transport';
 import { listedCompanyId } from '../../helpers/itemCompany';
-import type { Operation } from '../resource';
-import { monthOf, optionsField } from '../commonFields';
+import { optionsField, type Operation } from '../resource';
 import { declarationFailure, pendingDeclaration, recordDeclaration, startBatch } from './ledger';
-
-/** The Month of Application field's tooltip. */
-const MONTH_OF_APPLICATION_DESCRIPTION = `Month the declaration applies to. ${MONTH_HELP}`;
 
 const productNameField: INodeProperties = {
 	displayName: 'Product Name',
@@ -26,15 +22,10 @@ const productNameField: INodeProperties = {
 	default: '',
 };
 
-const monthOfApplicationField: INodeProperties = {
-	displayName: 'Month of Application',
-	name: 'monthOfApplication',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: '202610',
-	description: MONTH_OF_APPLICATION_DESCRIPTION,
-};
+const monthOfApplicationField = monthFieldOf(
+	{ displayName: 'Month of Application', name: 'monthOfApplication' },
+	'Month the declaration applies to.',
+);
 
 const properties: INodeProperties[] = [
 	monthOfApplicationField,
@@ -183,7 +174,6 @@ export const create: Operation = {
 		{ show: { resource: ['billingDeclaration'], operation: ['create'] } },
 		properties,
 	),
-	errorContext,
 	// Sent once and in order: the next declaration leaves only when the one before was answered.
 	oneItemAtATime: true,
 	async prepare(itemIndices, connection) {

@@ -15,7 +15,6 @@ export const getFrench: Operation = {
 		description: 'Get the record of a French company with its French-specific fields',
 	},
 	fields: [],
-	errorContext,
 	async execute(itemIndex, connection) {
 		const response = await apiRequest(
 			this,

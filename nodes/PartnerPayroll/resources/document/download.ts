@@ -1,6 +1,11 @@
 import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { fileNamePart, fileToItem } from '../../../shared/binary';
+import {
+	binaryPropertyNameField,
+	binaryPropertyNameOf,
+	fileNamePart,
+	fileToItem,
+} from '../../../shared/binary';
 import type { Connection } from '../../../shared/connection';
 import {
 	documentPath,
@@ -12,7 +17,6 @@ import { parameterError } from '../../../shared/errors';
 import { apiRequest } from '../../../shared/transport';
 import { itemCompanyId, typedCompanyId } from '../../helpers/itemCompany';
 import type { Operation } from '../resource';
-import { binaryPropertyNameField, binaryPropertyNameOf } from '../commonFields';
 
 const properties: INodeProperties[] = [
 	{

@@ -1,12 +1,12 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
+import { binaryPropertyNameOf } from '../../../shared/binary';
 import { withListedDocumentPdf } from '../../../shared/documents';
 import type { ErrorContext } from '../../../shared/errors';
 import { apiRequest } from '../../../shared/transport';
 import { asItems, listAnswer } from '../../helpers/answers';
 import { itemCompanyId } from '../../helpers/itemCompany';
-import type { Operation } from '../resource';
-import { binaryPropertyNameOf, optionsField } from '../commonFields';
+import { optionsField, type Operation } from '../resource';
 
 const errorContext: ErrorContext = { country: 'GB' };
 
@@ -41,7 +41,6 @@ function listDocuments(path: string, option: Operation['option']): Operation {
 			{ show: { resource: ['document'], operation: [String(option.value)] } },
 			properties,
 		),
-		errorContext,
 		async execute(itemIndex, connection) {
 			const companyId = await itemCompanyId(this, itemIndex, connection);
 			const response = await apiRequest(

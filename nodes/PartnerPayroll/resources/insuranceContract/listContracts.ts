@@ -11,7 +11,6 @@ function listContracts(path: string, option: Operation['option']): Operation {
 	return {
 		option,
 		fields: [],
-		errorContext,
 		async execute(itemIndex, connection) {
 			const response = await apiRequest(
 				this,

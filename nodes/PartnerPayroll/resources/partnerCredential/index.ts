@@ -1,11 +1,13 @@
 import { resource } from '../resource';
 import { removeCompany } from './removeCompany';
+import { repairCompanyList } from './repairCompanyList';
 
 export const partnerCredential = resource(
 	'partnerCredential',
 	'Partner Credential',
-	[removeCompany],
+	[removeCompany, repairCompanyList],
 	'removeCompany',
-	// Only the Partner API credential has a list: no typed Company ID for the others.
-	{ withoutCompanyId: ['removeCompany'] },
+	// Only the Partner API credential has a list: no typed Company ID for the others; the repair
+	// works on the whole list, so it names no company.
+	{ withoutCompanyId: ['removeCompany'], wholeList: ['repairCompanyList'] },
 );

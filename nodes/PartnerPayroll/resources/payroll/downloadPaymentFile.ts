@@ -1,7 +1,8 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { Operation } from '../resource';
-import { binaryPropertyNameField, monthField } from '../commonFields';
+import { monthField } from '../../../shared/month';
+import { binaryPropertyNameField } from '../../../shared/binary';
 import { downloadMonthFile, type MonthFileKind } from '../monthFile';
 
 const PAYMENT_FILE: MonthFileKind = {

@@ -4,7 +4,7 @@ import { apiRequest } from '../../../shared/transport';
 import { objectAnswer } from '../../helpers/answers';
 import { itemCompanyId } from '../../helpers/itemCompany';
 import type { Operation } from '../resource';
-import { monthField, monthOf } from '../commonFields';
+import { monthField, monthOf } from '../../../shared/month';
 
 /** GET /companies/{companyId}/payroll-status?date=YYYYMM: the status, with the company and month it answers for. */
 export const getStatus: Operation = {

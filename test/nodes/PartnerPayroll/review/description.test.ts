@@ -34,6 +34,7 @@ describe('actions: short, human, proper nouns kept (finding 6)', () => {
 			'insuranceContract.getHealthInsurance': 'Get health insurance contracts',
 			'insuranceContract.getProvidentFund': 'Get provident fund contracts',
 			'partnerCredential.removeCompany': 'Remove a company from the partner credential',
+			'partnerCredential.repairCompanyList': "Put each token back in its company's row",
 			'payroll.downloadPaymentFile': 'Download a payment file',
 			'payroll.getStatus': 'Get the payroll status of a month',
 		});

@@ -326,7 +326,7 @@ describe('partner mode: connection health, once per change', () => {
 		expect(Object.keys(partnerState(trigger).lost)).toEqual(['GB7001']);
 	});
 
-	it("rows shifted in n8n's editor: each shifted row is a lost connection with its reason, no token goes to another company", async () => {
+	it("a row deleted in n8n's editor: only the company whose token n8n dropped is a lost connection, with its reason; no token goes to another company", async () => {
 		const credentials = await session.partner(TWELVE);
 		const rows = rowsOf(credentials);
 		const trigger = createTrigger(PAYROLL, credentials);
@@ -343,12 +343,50 @@ describe('partner mode: connection health, once per change', () => {
 				event: 'connectionLost',
 				companyId: 'ES6003',
 				label: 'Client ES6003',
-				reason: expect.stringContaining('holds the token of company FR5003, not of ES6003'),
+				reason: expect.stringContaining('no row holds the token of company ES6003 any more'),
 			},
 		]);
 		const sent = await apiRequests();
 		expect(sent).toHaveLength(20);
 		for (const request of sent) expect(request.tokenCompany).toBe(request.pathCompany);
+	});
+
+	it('a 429, a 5xx or a reset never raises a loss; a 401 raises it once, and it is resolved once, on the first success', async () => {
+		const credentials = await session.partner(['FR1001', 'FR1002']);
+		const trigger = createTrigger(PAYROLL, credentials);
+		await trigger.poll();
+		const path = '/companies/FR1002/payroll-status';
+		const failFR1002 = async (fault: Record<string, unknown>) => {
+			await session.control('DELETE', '/faults');
+			await session.injectFault({ path, count: 100, ...fault });
+		};
+		const transient = [
+			{ type: 'status', status: 429, retryAfter: 0 },
+			{ type: 'status', status: 503, retryAfter: 0 },
+			{ type: 'reset' },
+		];
+		for (const fault of transient) {
+			await failFR1002(fault);
+			expect(await trigger.poll()).toBeNull();
+			expect(partnerState(trigger).lost).toEqual({});
+		}
+
+		await failFR1002({ type: 'status', status: 401 });
+		expect(jsonOf(await trigger.poll())).toEqual([
+			expect.objectContaining({ event: 'connectionLost', companyId: 'FR1002' }),
+		]);
+		expect(await trigger.poll()).toBeNull();
+		// Still lost through a transient failure: neither a new loss nor a return.
+		await failFR1002({ type: 'status', status: 503, retryAfter: 0 });
+		expect(await trigger.poll()).toBeNull();
+		expect(Object.keys(partnerState(trigger).lost)).toEqual(['FR1002']);
+
+		await session.control('DELETE', '/faults');
+		expect(jsonOf(await trigger.poll())).toEqual([
+			expect.objectContaining({ event: 'connectionRestored', companyId: 'FR1002' }),
+		]);
+		expect(await trigger.poll()).toBeNull();
+		expect(partnerState(trigger).lost).toEqual({});
 	});
 
 	it('with Report Connection Changes off, a revoked token fires nothing and nothing is remembered', async () => {

@@ -1,4 +1,5 @@
-import { bodyBytes, firstBytes } from '../../../nodes/shared/streams';
+import { bodyBytes } from '../../../nodes/shared/bodies';
+import { firstBytes } from '../../../nodes/shared/documents';
 import { streamOf } from '../../support/streams';
 
 describe('bodyBytes', () => {

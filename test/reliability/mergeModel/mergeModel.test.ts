@@ -1,0 +1,61 @@
+import fc from 'fast-check';
+
+import { modelSettings, print } from '../../support/model-settings';
+import { startStubService } from '../../support/stub-service';
+import { fakeWait as mockFakeWait } from '../triggerModel/clock';
+import { MergeRunner, stepArb, violations, type Step } from './mergeRunner';
+
+// The model-based test of the two triggers' merge (issue 37): random histories of completions,
+// Svix deliveries (lost, refused, abandoned, during a poll, replayed), polls and restarts, run
+// against the real webhook and polling triggers; every run must start the workflow exactly once.
+// MODEL_RUNS sets the number of histories (2,000 by default), MODEL_SEED replays one run.
+
+// Waits move the history's clock instead of sleeping.
+jest.mock('../../../nodes/shared/wait', () => ({
+	wait: async (ms: number, signal?: AbortSignal) => await mockFakeWait(ms, signal),
+}));
+
+const { runs: RUNS, seed: SEED } = modelSettings();
+let stub: { url: string; close(): Promise<void> };
+let current: MergeRunner | undefined;
+
+beforeAll(async () => {
+	stub = await startStubService((request) => {
+		const month = /\/companies\/[^/]+\/payroll-status$/.test(request.path)
+			? request.query.date
+			: undefined;
+		if (!current || !month) return { status: 404, json: { error: 'Not found' } };
+		return { status: 200, json: current.status(month) };
+	});
+});
+afterAll(async () => await stub.close());
+
+it(
+	`${RUNS} random histories: every run starts the workflow exactly once (seed ${SEED})`,
+	async () => {
+		const started = Date.now();
+		let histories = 0;
+		let runs = 0;
+		await fc.assert(
+			fc.asyncProperty(fc.array(stepArb, { maxLength: 24 }), async (steps: Step[]) => {
+				current = new MergeRunner(`${stub.url}/api/v1`);
+				const run = await current.run(steps);
+				histories += 1;
+				runs += run.runs.length;
+				const found = violations(run);
+				if (found.length) {
+					throw new Error(
+						['A run did not start exactly once:', ...found, 'History:', ...run.transcript].join(
+							'\n',
+						),
+					);
+				}
+			}),
+			{ numRuns: RUNS, seed: SEED },
+		);
+		print(
+			`merge model: ${histories} histories, ${runs} runs, 0 violations, ${Math.round((Date.now() - started) / 1000)} s, seed ${SEED}`,
+		);
+	},
+	Math.max(600_000, RUNS * 300),
+);
