@@ -156,13 +156,14 @@ test("three months completed, each seen by the webhook and by the polls: one exe
 		await setPayrollStatus(sandbox, { companyId, month: MONTH, status: 'completed' });
 	await sandboxControl(sandbox, 'POST', '/tokens/revoke', { token: tokens.get(REVOKED) });
 
-	// The webhook delivers the three runs at once; a poll finds them again, and the revoked token.
+	// The webhook delivers the three runs at once; a poll finds them again, and the revoked token. At least:
+	// a run stored twice must reach the assertions below, which name it.
 	await waitUntil("the three stored files, and the poll's connectionLost", async () => {
 		const executions = await finishedExecutions();
 		return (
 			executions !== undefined &&
-			itemsOf(executions, NODES.store).length === COMPLETED.length &&
-			itemsOf(executions, NODES.connectionChanges).length === 1
+			itemsOf(executions, NODES.store).length >= COMPLETED.length &&
+			itemsOf(executions, NODES.connectionChanges).length >= 1
 		);
 	});
 	// Two more polls: the second starts once the first has ended, so whatever the first fired is listed.
