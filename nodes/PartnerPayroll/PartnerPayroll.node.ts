@@ -199,7 +199,9 @@ async function runItems(
 				try {
 					const results = await operation.execute.call(context, itemIndex, connection);
 					outcomes[itemIndex] = {
-						results: await withCompanyFields(context, itemIndex, connection, results),
+						results: operation.wholeList
+							? results
+							: await withCompanyFields(context, itemIndex, connection, results),
 					};
 				} catch (error) {
 					outcomes[itemIndex] = {

@@ -30,6 +30,8 @@ export interface Operation {
 	): Promise<INodeExecutionData[]>;
 	/** Items go one at a time, in order (a write); otherwise several are in flight at once. */
 	oneItemAtATime?: boolean;
+	/** Works on the Partner API credential's whole list: it names no one company, nor do its items. */
+	wholeList?: boolean;
 }
 
 /** With the Partner API credential, the company is one of the credential's list (or an expression). */
@@ -99,7 +101,7 @@ export function resource(
 	name: string,
 	operations: Operation[],
 	defaultOperation: string,
-	options: { withoutCompanyId?: string[]; wholeList?: string[] } = {},
+	options: { withoutCompanyId?: string[] } = {},
 ): Resource {
 	return {
 		value,
@@ -117,7 +119,13 @@ export function resource(
 				options: operations.map((operation) => operation.option),
 				default: defaultOperation,
 			},
-			...companyIdFieldsOf(value, options.withoutCompanyId, options.wholeList),
+			...companyIdFieldsOf(
+				value,
+				options.withoutCompanyId,
+				operations
+					.filter((operation) => operation.wholeList)
+					.map(({ option }) => String(option.value)),
+			),
 			...operations.flatMap((operation) => operation.fields),
 		],
 	};

@@ -189,7 +189,7 @@ describe("Partner API credential: an item's error names its company and label fi
 		]);
 		const { json } = await failedItemOf(credentials, 'FR1002', getCompany);
 		expect(String(json.error)).toMatch(
-			/^The company list's entry 2 \(FR1002, Client FR1002\) holds the token of company ES2001, not of FR1002/,
+			/^The company list's entry 2 \(FR1002, Client FR1002\): no row holds the token of company FR1002/,
 		);
 	});
 

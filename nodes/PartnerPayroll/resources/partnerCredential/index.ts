@@ -7,7 +7,6 @@ export const partnerCredential = resource(
 	'Partner Credential',
 	[removeCompany, repairCompanyList],
 	'removeCompany',
-	// Only the Partner API credential has a list: no typed Company ID for the others; the repair
-	// works on the whole list, so it names no company.
-	{ withoutCompanyId: ['removeCompany'], wholeList: ['repairCompanyList'] },
+	// Only the Partner API credential has a list: no typed Company ID for the others.
+	{ withoutCompanyId: ['removeCompany'] },
 );
