@@ -1,5 +1,5 @@
 // One key per event, the same whichever trigger saw it (the polling trigger or the webhook trigger),
-// so a workflow fed by both drops the second copy with n8n's Remove Duplicates node. A re-run's key
+// so the two triggers of one workflow claim a run under it once (runClaims.ts). A re-run's key
 // matches across the two only if the webhook's effectiveDate is the status's executionEndDate, which
 // the service does not document.
 

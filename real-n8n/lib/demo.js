@@ -51,16 +51,6 @@ const PARTNER_CONNECT_DEMO = Object.freeze({
 	apiKeyScopes: Object.freeze(['credential:list', 'credential:update']),
 });
 
-/**
- * What the n8n of `npm start` (single process) sets so that the examples hold their promise. n8n's Remove
- * Duplicates reads the keys it has seen, then inserts or writes back the whole list, with no lock
- * (deduplication-helper.js, the same in n8n 2.8.4 and 2.40.7): two executions at once, such as the webhook's
- * and the poll's for one payroll run or the webhook's for several companies, can both pass a key, lose each
- * other's key, or fail on the insert. One production execution at a time avoids it (webhook and trigger
- * executions wait their turn; manual ones do not).
- */
-const EXAMPLES_N8N_ENV = Object.freeze({ N8N_CONCURRENCY_PRODUCTION_LIMIT: '1' });
-
 /** The examples `npm start` publishes: those started by the sandbox's deliveries, by polls and by the connect link. */
 const PUBLISHED_EXAMPLE_IDS = Object.freeze([DEMO_WEBHOOK.workflowId, PARTNER_DEMO.workflowId, PARTNER_CONNECT_DEMO.workflowId]);
 
@@ -290,7 +280,6 @@ module.exports = {
 	DEMO_WEBHOOK,
 	PARTNER_DEMO,
 	PARTNER_CONNECT_DEMO,
-	EXAMPLES_N8N_ENV,
 	PUBLISHED_EXAMPLE_IDS,
 	newDemoWebhookSecret,
 	connectLinkUrl,

@@ -47,7 +47,6 @@ const {
 	DEMO_WEBHOOK,
 	PARTNER_DEMO,
 	PARTNER_CONNECT_DEMO,
-	EXAMPLES_N8N_ENV,
 	ensureConnectLink,
 	keptApiKey,
 	newDemoWebhookSecret,
@@ -273,7 +272,6 @@ async function main() {
 				port: PORTS.n8n,
 				brokerPort: PORTS.taskBroker,
 				runtime: RUNTIME,
-				extra: EXAMPLES_N8N_ENV,
 			});
 			cli = new N8nCli(env, RUNTIME);
 		}

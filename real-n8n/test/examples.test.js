@@ -43,8 +43,8 @@ const examples = fs
 // local fake model instead.
 const NEEDS_A_MODEL = new Set(['ex4AskAboutPayroll']);
 // Started by deliveries, polls and the connect link only, never "Execute workflow": webhook-example.test.js,
-// partner-example.test.js and connect-link.test.js run them; the partner ones are also checked here as n8n
-// imported them (below).
+// partner-example.test.js and connect-link.test.js run them; they are also checked here as n8n imported them
+// (below).
 const STARTED_BY_EVENTS = new Set([DEMO_WEBHOOK.workflowId, PARTNER_DEMO.workflowId, PARTNER_CONNECT_DEMO.workflowId]);
 const executed = examples.filter(
 	(example) => !NEEDS_A_MODEL.has(example.id) && !STARTED_BY_EVENTS.has(example.id),
@@ -149,8 +149,8 @@ async function importedExample(workflowId) {
 	return { imported, problems };
 }
 
-test.each([PARTNER_DEMO.workflowId, PARTNER_CONNECT_DEMO.workflowId])(
-	'the partner example %s, as n8n imported it: every node exists in this n8n at its version, with the parameters and credentials it sets',
+test.each([...STARTED_BY_EVENTS])(
+	'the example %s, started by events, as n8n imported it: every node exists in this n8n at its version, with the parameters and credentials it sets',
 	async (workflowId) => {
 		const { imported, problems } = await importedExample(workflowId);
 		const shipped = examples.find((example) => example.id === workflowId);

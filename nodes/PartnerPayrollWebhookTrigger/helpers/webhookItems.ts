@@ -4,8 +4,8 @@ import { integrationDedupeKey, payrollDedupeKey } from '../../shared/dedupeKeys'
 import { readableMonth } from '../../shared/month';
 import type { ServiceEvent } from './events';
 
-// dedupeKey: one key per event, the polling trigger's shapes (nodes/shared/dedupeKeys.ts), so n8n's
-// Remove Duplicates can merge both sources on it.
+// dedupeKey: one key per event, the polling trigger's shapes (nodes/shared/dedupeKeys.ts), so both
+// triggers of a workflow claim a run under the same key (nodes/shared/runClaims.ts).
 
 /** The key of a month's first completion: also what the record keeps a month's dates under. */
 export const monthKey = (companyId: string, month: string) =>
