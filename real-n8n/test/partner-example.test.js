@@ -15,6 +15,10 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const {
+	finishedExecutions: finishedExecutionsOf,
+	waitUntil: waitForExample,
+} = require('./support/example-runs');
+const {
 	ALL_SCOPES,
 	PARTNER_DEMO,
 	createInstance,
@@ -67,22 +71,11 @@ let api;
 let tokens;
 let executionsAtStart;
 
-const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Resolves once `check()` is true; fails naming `what` after WAIT_MS. */
-async function waitUntil(what, check) {
-	const deadline = Date.now() + WAIT_MS;
-	while (!(await check())) {
-		if (Date.now() > deadline) throw new Error(`waited ${WAIT_MS} ms for ${what}`);
-		await pause(1_000);
-	}
-}
+const waitUntil = (what, check) => waitForExample(what, check, WAIT_MS);
 
 /** The example's executions (oldest first), once every one of them has finished. */
-async function finishedExecutions() {
-	const executions = (await api.executions(PARTNER_DEMO.workflowId)).reverse();
-	return executions.every((execution) => execution.stoppedAt) ? executions : undefined;
-}
+const finishedExecutions = () => finishedExecutionsOf(api, PARTNER_DEMO.workflowId);
 
 /** The items `nodeName` output over every finished execution (json only). */
 const itemsOf = (executions, nodeName) =>

@@ -12,6 +12,10 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const {
+	finishedExecutions: finishedExecutionsOf,
+	waitUntil: waitForExample,
+} = require('./support/example-runs');
+const {
 	ALL_SCOPES,
 	DEMO_WEBHOOK,
 	N8nPublicApi,
@@ -59,22 +63,11 @@ let sandbox;
 let api;
 let signingSecret;
 
-const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Resolves once `check()` is true; fails naming `what` after WAIT_MS. */
-async function waitUntil(what, check) {
-	const deadline = Date.now() + WAIT_MS;
-	while (!(await check())) {
-		if (Date.now() > deadline) throw new Error(`waited ${WAIT_MS} ms for ${what}`);
-		await pause(1_000);
-	}
-}
+const waitUntil = (what, check) => waitForExample(what, check, WAIT_MS);
 
 /** The example's executions (oldest first), once every one of them has finished. */
-async function finishedExecutions() {
-	const executions = (await api.executions(DEMO_WEBHOOK.workflowId)).reverse();
-	return executions.every((execution) => execution.stoppedAt) ? executions : undefined;
-}
+const finishedExecutions = () => finishedExecutionsOf(api, DEMO_WEBHOOK.workflowId);
 
 /** Per execution that stored a file: which trigger started it, and the month it stored. */
 async function storedRuns() {
