@@ -35,7 +35,7 @@ import { isObject } from './objects';
 export const PARTNER_CREDENTIAL = 'partnerPayrollPartnerApi';
 export const N8N_API_CREDENTIAL = 'partnerPayrollN8nApi';
 
-type StoreContext = IWebhookFunctions | IExecuteFunctions;
+export type StoreContext = IWebhookFunctions | IExecuteFunctions;
 
 /** n8n's public API refused or could not be reached: the partner must fix the setup. */
 export class N8nApiProblem extends NodeOperationError {}
@@ -156,7 +156,7 @@ function rowsToWrite(rows: StoredCompanyRow[]): IDataObject[] {
 
 export interface NewToken {
 	companyId: string;
-	/** Empty: keep the row's label, else the company id. */
+	/** The partner's label for a new row (empty: the company id); a row already there keeps its own. */
 	label: string;
 	token: string;
 }
@@ -168,7 +168,7 @@ export function withCompany(
 ): { rows: IDataObject[]; replaced: boolean; label: string } {
 	const written = rowsToWrite(rows);
 	const index = written.findIndex((row) => String(row.companyId).trim() === company.companyId);
-	const label = company.label || String(written[index]?.label ?? '').trim() || company.companyId;
+	const label = String(written[index]?.label ?? '').trim() || company.label || company.companyId;
 	const row = {
 		companyId: company.companyId,
 		label,
@@ -204,6 +204,22 @@ function domainRestriction(stored: IDataObject): IDataObject {
 }
 
 // n8n quirk Q6: docs/n8n-quirks.md
+/** Writes `fields` into the node's Partner API credential, `stored` being the credential as just read. */
+export async function patchPartnerCredential(
+	context: StoreContext,
+	stored: IDataObject,
+	fields: IDataObject,
+): Promise<void> {
+	const credentialId = partnerCredentialId(context);
+	await n8nApiRequest(context, 'PATCH', `/credentials/${encodeURIComponent(credentialId)}`, {
+		// The whole credential as read under the lock, with the new fields: n8n 2.8.4 checks a partial
+		// PATCH's data against the credential's schema before merging (its required fields included).
+		data: { ...stored, ...domainRestriction(stored), ...fields },
+		isPartialData: true,
+	});
+}
+
+// n8n quirk Q6: docs/n8n-quirks.md
 /**
  * Changes the node's Partner API credential's company list under the lock: reads it afresh, writes
  * what `change` makes of it, reads it again and checks with `isThere` that the change is stored.
@@ -217,12 +233,7 @@ export async function changeCompanyList<T>(
 	return await underCredentialLock(credentialId, async () => {
 		const stored = await context.getCredentials(PARTNER_CREDENTIAL);
 		const { rows, result } = change(storedRows(stored));
-		await n8nApiRequest(context, 'PATCH', `/credentials/${encodeURIComponent(credentialId)}`, {
-			// The whole credential as read under the lock, with the new list: n8n 2.8.4 checks a partial
-			// PATCH's data against the credential's schema before merging (its required fields included).
-			data: { ...stored, ...domainRestriction(stored), companies: { company: rows } },
-			isPartialData: true,
-		});
+		await patchPartnerCredential(context, stored, { companies: { company: rows } });
 		if (!isThere(readCompanyRows(await context.getCredentials(PARTNER_CREDENTIAL)))) {
 			throw new ListChangeLost(
 				context.getNode(),

@@ -7,11 +7,13 @@ import { MONTH_DESCRIPTION, normalizeMonth, type MonthField } from '../../shared
 
 /**
  * Company ID, shown for every operation of one resource but those named: typed, or with the Partner API
- * credential a company of its list (shown for every operation: its token is the one the operation uses).
+ * credential a company of its list (shown for every operation but those named: its token is the one the
+ * operation uses).
  */
 export const companyIdFieldsOf = (
 	resource: string,
 	exceptOperations: string[] = [],
+	withoutListedCompany: string[] = [],
 ): INodeProperties[] => [
 	{
 		...companyIdField,
@@ -25,7 +27,10 @@ export const companyIdFieldsOf = (
 	},
 	{
 		...partnerCompanyField,
-		displayOptions: { show: { resource: [resource], authentication: ['partnerApi'] } },
+		displayOptions: {
+			show: { resource: [resource], authentication: ['partnerApi'] },
+			...(withoutListedCompany.length ? { hide: { operation: withoutListedCompany } } : {}),
+		},
 	},
 ];
 

@@ -49,7 +49,7 @@ export function resource(
 	name: string,
 	operations: Operation[],
 	defaultOperation: string,
-	options: { withoutCompanyId?: string[] } = {},
+	options: { withoutCompanyId?: string[]; withoutListedCompany?: string[] } = {},
 ): Resource {
 	return {
 		value,
@@ -67,7 +67,7 @@ export function resource(
 				options: operations.map((operation) => operation.option),
 				default: defaultOperation,
 			},
-			...companyIdFieldsOf(value, options.withoutCompanyId),
+			...companyIdFieldsOf(value, options.withoutCompanyId, options.withoutListedCompany),
 			...operations.flatMap((operation) => operation.fields),
 		],
 	};

@@ -1,10 +1,7 @@
 import { randomUUID } from 'crypto';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import {
-	signState,
-	verifyState,
-} from '../../../nodes/PartnerPayrollConnectTrigger/helpers/linkSigning';
+import { signState, verifyState } from '../../../nodes/shared/linkSigning';
 import {
 	ALL_SCOPES,
 	DEFAULT_CLIENT,
@@ -15,6 +12,7 @@ import { startStubService } from '../../support/stub-service';
 import {
 	CONNECT_URL,
 	ConnectWorkflow,
+	Browser,
 	FakeN8nApi,
 	N8N_API_KEY,
 	PARTNER_CREDENTIAL_ID,
@@ -98,12 +96,66 @@ function queryOfRedirect(answer: ConnectAnswer): Record<string, string> {
 	return Object.fromEntries(location.searchParams);
 }
 
+/** The node's credentials as n8n gives them: the Partner API credential read from n8n at every call. */
+function nodeCredentials(apiKey: string = N8N_API_KEY) {
+	// The harness names the node's credential `<type>-id`: the same stored credential under that id.
+	n8n.credentials.set('partnerPayrollPartnerApi-id', n8n.credentials.get(PARTNER_CREDENTIAL_ID)!);
+	const credentials = { partnerPayrollN8nApi: { url: n8n.url, apiKey } };
+	Object.defineProperty(credentials, 'partnerPayrollPartnerApi', {
+		enumerable: true,
+		get: () => JSON.parse(JSON.stringify(n8n.credentials.get(PARTNER_CREDENTIAL_ID)!.data)),
+	});
+	return credentials as unknown as Record<string, ICredentialDataDecryptedObject>;
+}
+
+interface ConnectLinkItem {
+	connectLink: string;
+	label: string;
+	companyId: string | null;
+	expiresAt: string;
+}
+
+/** The partner's link for one client: Partner Credential → Create Connect Link of the Partner Payroll node. */
+async function createConnectLink(
+	label: string,
+	options: { companyId?: string; lifetimeDays?: number; connectLink?: string } = {},
+): Promise<ConnectLinkItem> {
+	const [item] = await runPartnerPayroll(
+		{
+			resource: 'partnerCredential',
+			operation: 'createConnectLink',
+			connectLink: options.connectLink ?? CONNECT_URL,
+			label,
+			expectedCompanyId: options.companyId ?? '',
+			lifetimeDays: options.lifetimeDays ?? 7,
+		},
+		nodeCredentials(),
+	);
+	return item.json as unknown as ConnectLinkItem;
+}
+
+/** The query the trigger receives when the administrator opens the link. */
+const queryOfLink = (link: string) => Object.fromEntries(new URL(link).searchParams);
+
+/** The query of the partner's invitation for this label (and company). */
+async function invitation(label: string, companyId?: string) {
+	return queryOfLink((await createConnectLink(label, { companyId })).connectLink);
+}
+
+/** The stored connect link secret, and the signer of the link's states as the trigger signs them. */
+function linkSigner() {
+	const key = String(n8n.credentials.get(PARTNER_CREDENTIAL_ID)!.data.connectLinkSecret);
+	return { key, linkUrl: CONNECT_URL };
+}
+
 /**
- * The connect link opened, the consent given, the way back followed, and, when it redirects to the
- * "connected" page, that page too: every answer of the trigger.
+ * The connect link opened (with the partner's invitation for the label, or, without a label, the open
+ * link with Allow Any Company on), the consent given, the way back followed, and, when it redirects to
+ * the "connected" page, that page too: every answer of the trigger.
  */
 async function connectCompany(companyId: string, label?: string) {
-	const link = await workflow.open(label === undefined ? {} : { label });
+	if (!label) workflow.parameters = { ...workflow.parameters, allowAnyCompany: true };
+	const link = await workflow.open(label ? await invitation(label) : {});
 	const back = await consent(link.headers.location, companyId);
 	const answer = await workflow.open(back);
 	const page = answer.status === 302 ? await workflow.open(queryOfRedirect(answer)) : answer;
@@ -127,8 +179,8 @@ function expectNoSecret(answer: ConnectAnswer, secrets: string[]) {
 }
 
 describe('the connect link', () => {
-	test('answers 302 to the consent page with the client, its own URL, all five scopes and a signed state', async () => {
-		const answer = await workflow.open({ label: 'Boulangerie Martin' });
+	test('answers 302 to the consent page with the client, its own URL, all five scopes, a signed state and its cookie', async () => {
+		const answer = await workflow.open(await invitation('Boulangerie Martin', 'FR5001'));
 		expect(answer.status).toBe(302);
 		expect(answer.items).toBeUndefined();
 		expect(answer.headers['cache-control']).toBe('no-store');
@@ -140,20 +192,31 @@ describe('the connect link', () => {
 		expect(location.searchParams.get('client_id')).toBe(DEFAULT_CLIENT.clientId);
 		expect(location.searchParams.get('redirect_uri')).toBe(CONNECT_URL);
 		expect(location.searchParams.get('scope')?.split(' ').sort()).toEqual([...ALL_SCOPES].sort());
-		const verified = verifyState(
-			String(location.searchParams.get('state')),
-			DEFAULT_CLIENT.clientSecret,
+		const state = String(location.searchParams.get('state'));
+		const verified = verifyState(state, linkSigner());
+		expect(verified).toEqual({
+			content: expect.objectContaining({
+				typ: 'connect-state',
+				invitee: { label: 'Boulangerie Martin', companyId: 'FR5001' },
+			}),
+		});
+		if (!('content' in verified)) throw new Error('not verified');
+		// The browser keeps the state's nonce, on the link's own path only.
+		expect(answer.headers['set-cookie']).toBe(
+			`pp_connect=${verified.content.nonce}; Path=${new URL(CONNECT_URL).pathname}; Max-Age=900; HttpOnly; SameSite=Lax`,
 		);
-		expect(verified).toEqual({ state: expect.objectContaining({ label: 'Boulangerie Martin' }) });
+		// Not signed with the client secret, nor valid for another link of the same key.
 		expect(
-			verifyState(String(location.searchParams.get('state')), 'another secret'),
+			verifyState(state, { key: DEFAULT_CLIENT.clientSecret, linkUrl: CONNECT_URL }),
 		).toHaveProperty('problem');
-		expect(n8n.requests).toEqual([]);
+		expect(
+			verifyState(state, { ...linkSigner(), linkUrl: `${CONNECT_URL.slice(0, -7)}other/connect` }),
+		).toHaveProperty('problem');
 	});
 
 	test('Scopes: the link asks for the selected scopes only, and the item lists what was granted', async () => {
 		workflow.parameters = { scopes: ['payment-files:read', 'accounting:read'] };
-		const link = await workflow.open({});
+		const link = await workflow.open(await invitation('Two Scopes'));
 		expect(new URL(link.headers.location).searchParams.get('scope')).toBe(
 			'payment-files:read accounting:read',
 		);
@@ -161,11 +224,12 @@ describe('the connect link', () => {
 		expect(answer.items?.[0].scopes).toEqual(['payment-files:read', 'accounting:read']);
 	});
 
-	test('a label that is not short text is refused with a page, before any redirect', async () => {
-		const answer = await workflow.open({ label: 'x'.repeat(101) });
-		expect(answer.status).toBe(400);
-		expect(answer.headers.location).toBeUndefined();
-		expect(answer.body).toContain('at most 100 characters');
+	test('a label that is not short text is refused by Create Connect Link', async () => {
+		const message = await createConnectLink('x'.repeat(101)).then(
+			() => undefined,
+			(error: Error) => error.message,
+		);
+		expect(message).toContain('1 to 100 characters');
 	});
 
 	test.each([
@@ -174,18 +238,22 @@ describe('the connect link', () => {
 		['a C1 control', 'Boulangerie\u0085'],
 		['a private-use character', 'Boulangerie\uE000'],
 		['a line separator', 'Boulangerie\u2028Martin'],
-	])('a label with %s is refused with a page, before any redirect', async (_case, label) => {
-		const answer = await workflow.open({ label });
-		expect(answer.status).toBe(400);
-		expect(answer.headers.location).toBeUndefined();
+	])('a label with %s is refused by Create Connect Link', async (_case, label) => {
+		const message = await createConnectLink(label).then(
+			() => undefined,
+			(error: Error) => error.message,
+		);
+		expect(message).toContain('without control or invisible characters');
 	});
 
 	test('a label typed with combining accents is signed in its composed form', async () => {
-		const answer = await workflow.open({ label: 'Cafe\u0301 Martin' });
+		const link = await createConnectLink('Cafe\u0301 Martin');
+		expect(link.label).toBe('Caf\u00e9 Martin');
+		const answer = await workflow.open(queryOfLink(link.connectLink));
 		expect(answer.status).toBe(302);
 		const state = new URL(String(answer.headers.location)).searchParams.get('state') ?? '';
 		const payload = JSON.parse(Buffer.from(state.split('.')[0], 'base64url').toString());
-		expect(payload.label).toBe('Caf\u00e9 Martin');
+		expect(payload.invitee.label).toBe('Caf\u00e9 Martin');
 	});
 });
 
@@ -278,12 +346,12 @@ describe('connecting companies', () => {
 		}
 	});
 
-	test('reconnecting a company replaces its token in place and keeps its label', async () => {
+	test('reconnecting a company replaces its token in place and keeps its label, even with an invitation of another label', async () => {
 		await connectCompany('FR5001', 'Boulangerie Martin');
 		await connectCompany('GB7001', 'Tea Shop');
 		const before = tokenOfRow(n8n.companies()[0]);
 
-		const { answer, page } = await connectCompany('FR5001');
+		const { answer, page } = await connectCompany('FR5001', 'Garage Dupont');
 		expect(answer.items).toEqual([
 			{
 				connected: true,
@@ -314,15 +382,19 @@ describe('connecting companies', () => {
 	});
 
 	test('two connects at the same moment in one n8n process: both companies end up in the list', async () => {
-		const links = await Promise.all([
-			workflow.open({ label: 'One' }),
-			workflow.open({ label: 'Two' }),
-		]);
+		// Two administrators, each in their own browser.
+		const browsers = [new Browser(), new Browser()];
+		const invitations = [await invitation('One'), await invitation('Two')];
+		const links = await Promise.all(
+			browsers.map(async (browser, index) => await workflow.open(invitations[index], browser)),
+		);
 		const backs = [
 			await consent(links[0].headers.location, 'FR5002'),
 			await consent(links[1].headers.location, 'ES6002'),
 		];
-		const answers = await Promise.all(backs.map(async (back) => await workflow.open(back)));
+		const answers = await Promise.all(
+			backs.map(async (back, index) => await workflow.open(back, browsers[index])),
+		);
 		expect(answers.map((answer) => answer.items?.[0]?.connected)).toEqual([true, true]);
 		expect(
 			n8n
@@ -362,11 +434,11 @@ describe('connecting companies', () => {
 
 describe('refusals', () => {
 	test('a tampered or expired state starts nothing and uses no code', async () => {
-		const link = await workflow.open({ label: 'Honest' });
+		const link = await workflow.open(await invitation('Honest'));
 		const back = await consent(link.headers.location, 'FR5001');
 		const [payload, signature] = back.state.split('.');
-		const tampered = `${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), label: 'Evil' })).toString('base64url')}.${signature}`;
-		const expired = signState('Late', DEFAULT_CLIENT.clientSecret, Date.now() - 16 * 60 * 1000);
+		const tampered = `${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), invitee: { label: 'Evil' } })).toString('base64url')}.${signature}`;
+		const expired = signState({ label: 'Late' }, linkSigner(), Date.now() - 16 * 60 * 1000).state;
 		await session.clearRequests();
 		for (const state of [tampered, expired, '', 'not-a-state']) {
 			const answer = await workflow.open({ code: back.code, state });
@@ -390,19 +462,25 @@ describe('refusals', () => {
 		});
 	});
 
-	test('the way back opened twice (a reload): the second is refused by the service and saves nothing', async () => {
-		const { back } = await connectCompany('FR5001', 'Once');
+	test('the way back reopened (a reload, the history): never exchanged again; the browser sees its "connected" page and the token keeps working', async () => {
+		const { back, answer } = await connectCompany('FR5001', 'Once');
 		const saved = n8n.companies();
+		await session.clearRequests();
+		n8n.requests.length = 0;
 		const again = await workflow.open(back);
-		expect(again.status).toBe(502);
-		expect(again.items).toEqual([
-			expect.objectContaining({
-				connected: false,
-				problem: expect.stringContaining('could not be exchanged'),
-			}),
-		]);
-		expectNoSecret(again, [back.code, back.state, tokenOfRow(saved[0])]);
+		expect(again.status).toBe(302);
+		expect(again.headers.location).toBe(answer.headers.location);
+		expect(again.items).toBeUndefined();
+		// Another browser with the same address (a proxy's log): a fixed page, nothing else.
+		const replayed = await workflow.open(back, new Browser());
+		expect(replayed.status).toBe(409);
+		expect(replayed.body).toContain('This link was already used');
+		expect(replayed.items).toBeUndefined();
+		expectNoSecret(replayed, [back.code, back.state, tokenOfRow(saved[0])]);
+		expect(await session.requests()).toEqual([]);
+		expect(n8n.requests).toEqual([]);
 		expect(n8n.companies()).toEqual(saved);
+		expect((await getStatus('FR5001'))[0].json).toMatchObject({ companyId: 'FR5001' });
 	});
 
 	test('a "connected" page that this link did not sign is refused', async () => {
@@ -446,7 +524,7 @@ describe('refusals', () => {
 		try {
 			const data = n8n.credentials.get(PARTNER_CREDENTIAL_ID)!.data;
 			data.authServerUrl = server.url;
-			const link = await workflow.open({});
+			const link = await workflow.open(await invitation('Foreign'));
 			const state = String(new URL(link.headers.location).searchParams.get('state'));
 			const answer = await workflow.open({ code: 'any-code', state });
 			expect(answer.status).toBe(502);
@@ -463,14 +541,13 @@ describe('refusals', () => {
 		}
 	});
 
-	test("n8n's public API refusing the key: the page asks nothing of the administrator, the item tells the partner, the code stays unused", async () => {
-		const link = await workflow.open({ label: 'Waiting' });
-		const back = await consent(link.headers.location, 'FR5001');
+	test("n8n's public API refusing the key: the link sends nobody to the consent page, the page asks nothing of the administrator, the item tells the partner", async () => {
+		const query = await invitation('Waiting');
 		const wrongKey = randomUUID();
 		workflow.n8nApiCredential = () => ({ url: n8n.url, apiKey: wrongKey });
-		await session.clearRequests();
-		const answer = await workflow.open(back);
+		const answer = await workflow.open(query);
 		expect(answer.status).toBe(503);
+		expect(answer.headers.location).toBeUndefined();
 		expect(answer.body).toContain('Your payroll partner must finish setting up this connection');
 		expect(answer.body).not.toMatch(/API key|sbx_/);
 		expect(answer.items).toEqual([
@@ -482,17 +559,16 @@ describe('refusals', () => {
 				),
 			},
 		]);
-		expectNoSecret(answer, [back.code, back.state, wrongKey]);
-		expect((await session.requests()).filter((request) => request.path.endsWith('/token'))).toEqual(
-			[],
-		);
+		expectNoSecret(answer, [wrongKey]);
 
 		n8n.enabled = false;
 		workflow.n8nApiCredential = () => ({ url: n8n.url, apiKey: N8N_API_KEY });
-		const disabled = await workflow.open(back);
+		const disabled = await workflow.open(query);
 		expect(disabled.items?.[0].problem).toContain('it is disabled (N8N_PUBLIC_API_DISABLED)');
 
 		n8n.enabled = true;
+		const link = await workflow.open(query);
+		const back = await consent(link.headers.location, 'FR5001');
 		expect((await workflow.open(back)).items?.[0]).toMatchObject({
 			connected: true,
 			companyId: 'FR5001',
@@ -500,31 +576,18 @@ describe('refusals', () => {
 	});
 
 	test('n8n unreachable at the credential URL: the item names the address to check', async () => {
+		const query = await invitation('Unreachable');
 		const closed = await startStubService(() => ({ status: 200, json: {} }));
 		const url = closed.url;
 		await closed.close();
 		workflow.n8nApiCredential = () => ({ url, apiKey: N8N_API_KEY });
-		const link = await workflow.open({});
-		const back = await consent(link.headers.location, 'ES6001');
-		const answer = await workflow.open(back);
+		const answer = await workflow.open(query);
 		expect(answer.status).toBe(503);
 		expect(answer.items?.[0].problem).toContain(`could not be reached at ${url}/api/v1`);
 	});
 });
 
 describe('Partner Credential → Remove Company (the Partner Payroll node)', () => {
-	/** The node's credentials as n8n gives them: the Partner API credential read from n8n at every call. */
-	function nodeCredentials(apiKey: string = N8N_API_KEY) {
-		// The harness names the node's credential `<type>-id`: the same stored credential under that id.
-		n8n.credentials.set('partnerPayrollPartnerApi-id', n8n.credentials.get(PARTNER_CREDENTIAL_ID)!);
-		const credentials = { partnerPayrollN8nApi: { url: n8n.url, apiKey } };
-		Object.defineProperty(credentials, 'partnerPayrollPartnerApi', {
-			enumerable: true,
-			get: () => JSON.parse(JSON.stringify(n8n.credentials.get(PARTNER_CREDENTIAL_ID)!.data)),
-		});
-		return credentials as unknown as Record<string, ICredentialDataDecryptedObject>;
-	}
-
 	const removeCompany = async (companyId: string, apiKey?: string) =>
 		await runPartnerPayroll(
 			{ resource: 'partnerCredential', operation: 'removeCompany', companyId },
