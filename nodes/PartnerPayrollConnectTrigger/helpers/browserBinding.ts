@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { STATE_LIFETIME_MS } from '../../shared/linkSigning';
@@ -40,8 +41,12 @@ function cookieOf(context: IWebhookFunctions): string {
 	return values.length === 1 ? values[0] : '';
 }
 
+/** A used code is kept as its hash: enough to recognise a reload of the same address. */
+const hashOf = (code: string) => createHash('sha256').update(code).digest('base64url');
+
 interface UsedState {
 	exp: number;
+	code: string;
 	/** The "connected" page of a state that connected its company. */
 	connectedPage?: string;
 }
@@ -54,12 +59,12 @@ export type Binding =
 	| { fresh: false; reopened: boolean; connectedPage?: string }
 	| { otherBrowser: true };
 
-export function bindingOf(context: IWebhookFunctions, nonce: string): Binding {
+export function bindingOf(context: IWebhookFunctions, nonce: string, code: string): Binding {
 	const cookie = cookieOf(context);
 	const used = usedStates.get(nonce);
 	if (used || cookie === usedMark(nonce)) {
-		// Only the browser that used the state sees its "connected" page again.
-		const reopened = cookie === usedMark(nonce);
+		// Only the browser that used the state, with the same code, sees its "connected" page again.
+		const reopened = cookie === usedMark(nonce) && used?.code === hashOf(code);
 		return { fresh: false, reopened, ...(reopened ? { connectedPage: used?.connectedPage } : {}) };
 	}
 	return cookie === nonce ? { fresh: true } : { otherBrowser: true };
@@ -69,11 +74,12 @@ export function bindingOf(context: IWebhookFunctions, nonce: string): Binding {
 export function useState(
 	context: IWebhookFunctions,
 	state: { nonce: string; exp: number },
+	code: string,
 	linkUrl: string,
 ): void {
 	const now = Date.now();
 	for (const [nonce, used] of usedStates) if (used.exp < now) usedStates.delete(nonce);
-	usedStates.set(state.nonce, { exp: state.exp });
+	usedStates.set(state.nonce, { exp: state.exp, code: hashOf(code) });
 	setCookie(context, usedMark(state.nonce), linkUrl);
 }
 

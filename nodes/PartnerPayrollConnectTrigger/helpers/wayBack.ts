@@ -50,7 +50,8 @@ export async function comeBack(
 	const verified = verifyState(queryValue(query, 'state'), signer);
 	if ('problem' in verified) return refuseState(context, verified.problem);
 	const { nonce, exp, invitee } = verified.content;
-	const binding = bindingOf(context, nonce);
+	const code = queryValue(query, 'code');
+	const binding = bindingOf(context, nonce, code);
 	if ('otherBrowser' in binding) {
 		return refuse(
 			context,
@@ -74,8 +75,8 @@ export async function comeBack(
 			'Nothing changed. If your company is not connected yet, open the connect link your partner sent you again.',
 		);
 	}
-	useState(context, { nonce, exp }, linkUrl);
-	return await connect(context, partner, queryValue(query, 'code'), {
+	useState(context, { nonce, exp }, code, linkUrl);
+	return await connect(context, partner, code, {
 		signer,
 		nonce,
 		...(invitee ? { invitee } : {}),

@@ -1,7 +1,11 @@
 import { randomUUID } from 'crypto';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { signState, verifyState } from '../../../nodes/shared/linkSigning';
+import {
+	WARNINGS_PER_MINUTE,
+	warnRefusal,
+} from '../../../nodes/PartnerPayrollConnectTrigger/helpers/refusalLog';
+import { signInvitation, signState, verifyState } from '../../../nodes/shared/linkSigning';
 import {
 	ALL_SCOPES,
 	DEFAULT_CLIENT,
@@ -658,5 +662,256 @@ describe('Partner Credential → Remove Company (the Partner Payroll node)', () 
 		);
 		expect(message).toBe('Company is empty');
 		expect(n8n.requests).toEqual([]);
+	});
+});
+
+// The findings of the security review (docs/partner-credential-security.md), one describe each.
+
+/** The token requests the sandbox received since the last clear. */
+const tokenRequests = async () =>
+	(await session.requests()).filter((request) => request.path.endsWith('/token'));
+
+/** A state of this link, freshly opened in its own browser (as anyone holding an invitation can). */
+async function freshState(query: Record<string, string>) {
+	const browser = new Browser();
+	const link = await workflow.open(query, browser);
+	return { browser, location: link.headers.location };
+}
+
+describe('F1: invitations; a state serves one browser and one code; labels only from the partner', () => {
+	test('without an invitation the link connects nothing unless Allow Any Company is on', async () => {
+		const answer = await workflow.open({ label: 'Anyone' });
+		expect(answer.status).toBe(400);
+		expect(answer.headers.location).toBeUndefined();
+		expect(answer.body).toContain(
+			'needs the invitation your payroll partner made for your company',
+		);
+		expect(answer.items).toBeUndefined();
+		expect(workflow.warnings).toEqual([expect.stringContaining('without an invitation')]);
+		expect(n8n.requests).toEqual([]);
+	});
+
+	test('Create Connect Link: a signed link to the trigger, 7 days by default, at most 30', async () => {
+		const before = Date.now();
+		const link = await createConnectLink('Boulangerie Martin', { companyId: 'FR5001' });
+		expect(link).toEqual({
+			connectLink: expect.stringMatching(/\?invitation=[\w-]+\.[\w-]+$/),
+			label: 'Boulangerie Martin',
+			companyId: 'FR5001',
+			expiresAt: expect.any(String),
+		});
+		expect(link.connectLink.startsWith(`${CONNECT_URL}?invitation=`)).toBe(true);
+		const lifetime = Date.parse(link.expiresAt) - before;
+		expect(lifetime).toBeGreaterThanOrEqual(7 * 24 * 3600_000 - 1000);
+		expect(lifetime).toBeLessThanOrEqual(7 * 24 * 3600_000 + 1000);
+		for (const lifetimeDays of [0, 31, 1.5]) {
+			const message = await createConnectLink('Late', { lifetimeDays }).then(
+				() => undefined,
+				(error: Error) => error.message,
+			);
+			expect(message).toContain('Lifetime (Days) must be a whole number from 1 to 30');
+		}
+		for (const connectLink of ['not a url', `${CONNECT_URL}?label=x`, 'https://n8n.example.com/']) {
+			const message = await createConnectLink('Where', { connectLink }).then(
+				() => undefined,
+				(error: Error) => error.message,
+			);
+			expect(message).toContain('Connect Link URL must be the Production URL');
+		}
+	});
+
+	test('an invitation that is expired, altered or made for another link is refused before the consent page', async () => {
+		await createConnectLink('Make the secret');
+		const { key } = linkSigner();
+		const genuine = (await invitation('Genuine')).invitation;
+		const [payload, signature] = genuine.split('.');
+		const altered = `${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), label: 'Evil' })).toString('base64url')}.${signature}`;
+		const otherLink = queryOfLink(
+			(
+				await createConnectLink('Elsewhere', {
+					connectLink: 'http://127.0.0.1:5678/webhook/another-node/connect',
+				})
+			).connectLink,
+		).invitation;
+		const expired = signInvitation({ label: 'Late' }, Date.now() - 1000, {
+			key,
+			linkUrl: CONNECT_URL,
+		});
+		for (const [value, words] of [
+			[altered, 'was altered'],
+			[otherLink, 'signed for another link'],
+			[expired, 'expired'],
+		]) {
+			const answer = await workflow.open({ invitation: value });
+			expect(answer.status).toBe(400);
+			expect(answer.headers.location).toBeUndefined();
+			expect(answer.body).toContain(words);
+			expect(answer.items).toBeUndefined();
+		}
+	});
+
+	test('one state, two codes: the second company is refused and changes no row', async () => {
+		const link = await workflow.open(await invitation('For one client'));
+		const first = await consent(link.headers.location, 'FR5001');
+		const second = await consent(link.headers.location, 'FR5002');
+		expect(second.state).toBe(first.state);
+		expect((await workflow.open(first)).items?.[0]).toMatchObject({ connected: true });
+		await session.clearRequests();
+		n8n.requests.length = 0;
+		const refused = await workflow.open(second);
+		expect(refused.status).toBe(409);
+		expect(refused.items).toBeUndefined();
+		expect(await tokenRequests()).toEqual([]);
+		expect(n8n.requests).toEqual([]);
+		expect(n8n.companies().map((row) => [row.companyId, row.label])).toEqual([
+			['FR5001', 'For one client'],
+		]);
+	});
+
+	test("a state comes back only to the browser that opened the link: another's state connects nothing", async () => {
+		// The attacker opens the link, and sends the way back with their state to a victim's browser.
+		const attacker = await freshState(await invitation('Attacker'));
+		const back = await consent(attacker.location, 'FR5001');
+		await session.clearRequests();
+		const victim = await workflow.open(back, new Browser());
+		expect(victim.status).toBe(400);
+		expect(victim.body).toContain('another browser than the one that opened the link');
+		expect(victim.items).toBeUndefined();
+		expect(await tokenRequests()).toEqual([]);
+		expect(n8n.companies()).toEqual([]);
+	});
+
+	test('an invitation for one company refuses the consent of another, saves nothing, and still serves its company', async () => {
+		const query = await invitation('Boulangerie Martin', 'FR5001');
+		const link = await workflow.open(query);
+		n8n.requests.length = 0;
+		const wrong = await workflow.open(await consent(link.headers.location, 'FR5002'));
+		expect(n8n.requests).toEqual([]);
+		expect(wrong.status).toBe(403);
+		expect(wrong.body).toContain('This link was made for another company');
+		expect(wrong.items).toBeUndefined();
+		expect(workflow.warnings).toEqual([
+			expect.stringContaining('the invitation was for company FR5001'),
+		]);
+		expect(n8n.companies()).toEqual([]);
+
+		const again = await workflow.open(query);
+		const right = await workflow.open(await consent(again.headers.location, 'FR5001'));
+		expect(right.items?.[0]).toMatchObject({ connected: true, companyId: 'FR5001' });
+	});
+
+	test('a label in the query is never used: the open link names a new row by its company, and renames no row', async () => {
+		await connectCompany('FR5002', 'Garage Dupont');
+		workflow.parameters = { allowAnyCompany: true };
+		for (const companyId of ['FR5002', 'ES6001']) {
+			const link = await workflow.open({ label: 'Boulangerie Martin' });
+			await workflow.open(await consent(link.headers.location, companyId));
+		}
+		expect(n8n.companies().map((row) => [row.companyId, row.label])).toEqual([
+			['FR5002', 'Garage Dupont'],
+			['ES6001', 'ES6001'],
+		]);
+	});
+});
+
+describe('F2: a junk, replayed or refused code costs the partner nothing', () => {
+	test('a junk code: no execution, no call to n8n, a warning and nothing logged above it', async () => {
+		const query = await invitation('Flood');
+		for (let attempt = 0; attempt < 12; attempt++) {
+			const { browser, location } = await freshState(query);
+			const state = String(new URL(location).searchParams.get('state'));
+			n8n.requests.length = 0;
+			const answer = await workflow.open({ code: `junk-${attempt}`, state }, browser);
+			expect(answer.status).toBe(400);
+			expect(answer.body).toContain('already used or has expired');
+			expect(answer.items).toBeUndefined();
+			expect(n8n.requests).toEqual([]);
+		}
+		// Warnings only (the cap is the next test's: it needs its own clock).
+		expect(workflow.warnings[0]).toContain('the token endpoint refused its code');
+		expect(workflow.logs.filter((line) => !workflow.warnings.includes(line))).toEqual([]);
+	});
+
+	test('the refusal log: 10 lines a minute, one line saying the rest is not logged, and again the next minute', () => {
+		const lines: string[] = [];
+		const context = { logger: { warn: (line: string) => lines.push(line) } } as never;
+		const minute = 60_000 * 1_000_000;
+		for (let count = 0; count < 25; count++) warnRefusal(context, `refusal ${count}`, minute);
+		expect(lines).toHaveLength(WARNINGS_PER_MINUTE + 1);
+		expect(lines.at(-1)).toContain('more refusals this minute are not logged');
+		warnRefusal(context, 'next minute', minute + 60_000);
+		expect(lines.at(-1)).toContain('next minute');
+	});
+});
+
+describe('F6: the state and the "connected" page are not interchangeable', () => {
+	test('a state shown as a "connected" page is refused', async () => {
+		const link = await workflow.open(await invitation('Your bank: call +33 1 23 45 67 89 now'));
+		const state = String(new URL(link.headers.location).searchParams.get('state'));
+		const page = await workflow.open({ connected: state });
+		expect(page.status).toBe(400);
+		expect(page.body).not.toContain('Your bank');
+	});
+
+	test('a "connected" page used as a state is refused, and no code is exchanged', async () => {
+		const { answer } = await connectCompany('FR5001', 'Real');
+		const { connected } = queryOfRedirect(answer);
+		await session.clearRequests();
+		const reused = await workflow.open({ code: 'any-code', state: connected });
+		expect(reused.status).toBe(400);
+		expect(reused.items).toBeUndefined();
+		expect(await tokenRequests()).toEqual([]);
+	});
+});
+
+describe("F7: the link signs with a secret of its own, scoped to the node's address", () => {
+	test('a random secret, written once into the Partner API credential through n8n, never shown', async () => {
+		await createConnectLink('First');
+		const secret = linkSigner().key;
+		expect(secret).toMatch(/^[\w-]{43}$/);
+		expect(secret).not.toBe(DEFAULT_CLIENT.clientSecret);
+		const { answer, page, link } = await connectCompany('FR5001', 'Second');
+		expect(linkSigner().key).toBe(secret);
+		expect(n8n.requests.filter((request) => request.method === 'PATCH')).toHaveLength(2);
+		for (const shown of [answer, page, link]) expectNoSecret(shown, [secret]);
+	});
+
+	test('the open link creates the secret on its first opening', async () => {
+		workflow.parameters = { allowAnyCompany: true };
+		const link = await workflow.open({});
+		expect(link.status).toBe(302);
+		expect(linkSigner().key).toMatch(/^[\w-]{43}$/);
+		const state = String(new URL(link.headers.location).searchParams.get('state'));
+		expect(verifyState(state, linkSigner())).toHaveProperty('content');
+	});
+});
+
+describe('F8: fixed pages, nothing reflected, hardening headers', () => {
+	test.each([
+		['access_denied', 'Access was refused on the consent page'],
+		['server_error', 'could not complete the consent just now'],
+		[
+			'URGENT: re-enter your bank details at https://evil.example '.repeat(80),
+			'did not connect your company',
+		],
+	])('?error=%s shows fixed text only', async (error, words) => {
+		const answer = await workflow.open({ error, state: 'whatever' });
+		expect(answer.status).toBe(400);
+		expect(answer.body).toContain(words);
+		expect(answer.body).not.toContain(error);
+		expect(answer.body).not.toContain('evil.example');
+	});
+
+	test('every page and redirect sends the CSP, nosniff, no-store and no-referrer headers', async () => {
+		const { link, answer, page } = await connectCompany('FR5001', 'Headers');
+		const refused = await workflow.open({});
+		for (const shown of [link, answer, page, refused]) {
+			expect(shown.headers).toMatchObject({
+				'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+				'x-content-type-options': 'nosniff',
+				'cache-control': 'no-store',
+				'referrer-policy': 'no-referrer',
+			});
+		}
 	});
 });
