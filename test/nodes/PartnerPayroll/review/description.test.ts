@@ -33,6 +33,7 @@ describe('actions: short, human, proper nouns kept (finding 6)', () => {
 			'document.getIncomeTaxDocuments': 'Get UK income tax documents',
 			'insuranceContract.getHealthInsurance': 'Get health insurance contracts',
 			'insuranceContract.getProvidentFund': 'Get provident fund contracts',
+			'partnerCredential.createConnectLink': 'Create a connect link for a client company',
 			'partnerCredential.removeCompany': 'Remove a company from the partner credential',
 			'payroll.downloadPaymentFile': 'Download a payment file',
 			'payroll.getStatus': 'Get the payroll status of a month',
