@@ -1,6 +1,7 @@
 import { randomUUID } from 'crypto';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
+import { bindToBrowser } from '../../../nodes/PartnerPayrollConnectTrigger/helpers/browserBinding';
 import {
 	WARNINGS_PER_MINUTE,
 	warnRefusal,
@@ -748,6 +749,19 @@ describe('F1: invitations; a state serves one browser and one code; labels only 
 			expect(answer.body).toContain(words);
 			expect(answer.items).toBeUndefined();
 		}
+	});
+
+	test('behind https the state cookie is Secure too', () => {
+		const headers: Record<string, string> = {};
+		const context = {
+			getResponseObject: () => ({
+				setHeader: (name: string, value: string) => (headers[name] = value),
+			}),
+		} as never;
+		bindToBrowser(context, 'nonce-1', 'https://n8n.example.com/webhook/abc/connect');
+		expect(headers['Set-Cookie']).toBe(
+			'pp_connect=nonce-1; Path=/webhook/abc/connect; Max-Age=900; HttpOnly; SameSite=Lax; Secure',
+		);
 	});
 
 	test('one state, two codes: the second company is refused and changes no row', async () => {
