@@ -23,7 +23,10 @@ module.exports = {
 			testMatch: ['<rootDir>/test/**/*.test.ts'],
 			transform: { '^.+\\.ts$': tsJest },
 			setupFiles: ['<rootDir>/test/support/env.js'],
-			setupFilesAfterEnv: ['<rootDir>/test/support/n8n-teardown.js'],
+			setupFilesAfterEnv: [
+				'<rootDir>/test/support/n8n-teardown.js',
+				'<rootDir>/test/support/new-run-claims-per-test.ts',
+			],
 		}),
 	],
 };

@@ -30,6 +30,11 @@ import { partnerCredential } from './resources/partnerCredential';
 import { payroll } from './resources/payroll';
 import type { Operation, Resource } from './resources/resource';
 import { listPartnerCompanies } from '../shared/partnerCompanyList';
+import {
+	namedCompanyOf,
+	withCompanyFields,
+	withCompanyInMessage,
+} from './helpers/itemCompanyNames';
 
 /**
  * Items of one run in flight at once: independent items do not wait for each other's answers. The
@@ -126,10 +131,16 @@ export class PartnerPayroll implements INodeType {
 		});
 		const itemIndices = this.getInputData().map((_, itemIndex) => itemIndex);
 		const continueOnFail = this.continueOnFail();
-		await operation.prepare?.call(this, itemIndices, connection);
+		try {
+			await operation.prepare?.call(this, itemIndices, connection);
+		} catch (error) {
+			// An item's check that stops the run before any item is sent: that item's error.
+			const itemIndex = (error as { context?: { itemIndex?: number } }).context?.itemIndex;
+			throw itemIndex === undefined ? error : itemError(this, connection, error, itemIndex);
+		}
 		const run = { operation, connection, requestOptions, continueOnFail };
 		const outcomes = await runItems(this, run, itemIndices);
-		return [outputInOrder(this, itemIndices, outcomes, continueOnFail)];
+		return [outputInOrder(this, connection, itemIndices, outcomes, continueOnFail)];
 	}
 }
 
@@ -186,8 +197,11 @@ async function runItems(
 			while (!stopped && next < batchIndices.length) {
 				const itemIndex = batchIndices[next++];
 				try {
+					const results = await operation.execute.call(context, itemIndex, connection);
 					outcomes[itemIndex] = {
-						results: await operation.execute.call(context, itemIndex, connection),
+						results: operation.namesItsCompany
+							? results
+							: await withCompanyFields(context, itemIndex, connection, results),
 					};
 				} catch (error) {
 					outcomes[itemIndex] = {
@@ -206,6 +220,7 @@ async function runItems(
 /** The output in input order, whatever order the answers came in; the first error without Continue On Fail. */
 function outputInOrder(
 	context: IExecuteFunctions,
+	connection: Connection,
 	itemIndices: number[],
 	outcomes: Outcome[],
 	continueOnFail: boolean,
@@ -223,7 +238,7 @@ function outputInOrder(
 			);
 			continue;
 		}
-		const nodeError = asNodeError(context.getNode(), outcome.error, itemIndex);
+		const nodeError = itemError(context, connection, outcome.error, itemIndex);
 		if (!continueOnFail) throw nodeError;
 		output.push({
 			json: { error: nodeError.message },
@@ -232,6 +247,17 @@ function outputInOrder(
 		});
 	}
 	return output;
+}
+
+/** An item's error as n8n shows it, naming the item's company with the Partner API credential. */
+function itemError(
+	context: IExecuteFunctions,
+	connection: Connection,
+	error: unknown,
+	itemIndex: number,
+) {
+	const nodeError = asNodeError(context.getNode(), error, itemIndex);
+	return withCompanyInMessage(nodeError, namedCompanyOf(context, itemIndex, connection));
 }
 
 /**

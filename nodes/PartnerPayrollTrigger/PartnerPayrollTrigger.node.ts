@@ -1,6 +1,7 @@
 import {
 	NodeConnectionTypes,
 	NodeOperationError,
+	type IDataObject,
 	type INodeExecutionData,
 	type INodeType,
 	type INodeTypeDescription,
@@ -13,6 +14,7 @@ import type { Connection } from '../shared/connection';
 import { credentialTests } from '../shared/credentialTest';
 import { asNodeError } from '../shared/errors';
 import { listPartnerCompanies } from '../shared/partnerCompanyList';
+import { RUNS_FIELD, adoptStoredRuns, claimItems, storableRuns } from '../shared/runClaims';
 import { newDocumentEvent } from './events/newDocument';
 import { payrollCompletedEvent } from './events/payrollCompleted';
 import {
@@ -24,6 +26,7 @@ import {
 	startPoll,
 } from './helpers/activeTriggers';
 import { pollPartnerCompanies, samplePartnerCompanies } from './helpers/partnerPoll';
+import { everyCompanyFailedError } from './helpers/failedCompanies';
 import { watchedCompanies } from './helpers/watchedCompanies';
 import { PollBudget } from './helpers/pollBudget';
 import { TRIGGER_RATE_LIMIT_ADVICE } from './helpers/requests';
@@ -129,7 +132,8 @@ export class PartnerPayrollTrigger implements INodeType {
 			}
 			if (result.stopped) this.logger.warn(`Partner Payroll Trigger: ${result.stopped}`);
 			else endOutage(trigger);
-			return result.items.length ? [result.items] : null;
+			const items = claimedRuns(this, store, result.items);
+			return items.length ? [items] : null;
 		} catch (error) {
 			if (!isCurrentPoll(trigger, ticket)) return null;
 			// One error execution when the service starts failing, then at most hourly: every poll
@@ -143,6 +147,27 @@ export class PartnerPayrollTrigger implements INodeType {
 			endPoll(trigger, ticket);
 		}
 	}
+}
+
+/**
+ * The items whose run no other Partner Payroll trigger of the workflow started (the webhook trigger
+ * may have), claimed; the claims are stored with the poll's state, which n8n saves with these items.
+ */
+function claimedRuns(
+	context: IPollFunctions,
+	store: IDataObject,
+	found: INodeExecutionData[],
+): INodeExecutionData[] {
+	const workflowId = context.getWorkflow().id ?? '';
+	adoptStoredRuns(workflowId, store[RUNS_FIELD]);
+	const items = claimItems(workflowId, found, Date.now());
+	if (items.length < found.length) {
+		context.logger.debug(
+			`Partner Payroll Trigger: ${found.length - items.length} run(s) were already started by another Partner Payroll trigger of this workflow`,
+		);
+	}
+	if (items.length) store[RUNS_FIELD] = storableRuns(workflowId);
+	return items;
 }
 
 /** What one poll fires and stores (by key of the trigger's state), and why it stopped part-way. */
@@ -218,13 +243,15 @@ async function partnerPoll(context: IPollFunctions, input: PollInput): Promise<P
 		reportConnectionChanges: context.getNodeParameter('reportConnectionChanges', true) as boolean,
 	});
 	// Every company failed for a reason other than its connection: an error execution, as for one company.
-	if (result.failedAsWhole && result.failed) throw result.failed.first;
+	if (result.failedAsWhole && result.failed) {
+		throw everyCompanyFailedError(context.getNode(), result.failed);
+	}
 	const stopped = [
 		result.notReached
 			? `${result.notReached} company(ies) were not reached in the poll's time; they are checked first at the next poll`
 			: '',
 		result.failed
-			? `${result.failed.count} company(ies) failed (${result.failed.first.message}); they are checked again at the next poll`
+			? `${result.failed.length} company(ies) failed (${result.failed[0].error.message}); they are checked again at the next poll`
 			: '',
 	].filter(Boolean);
 	return {

@@ -12,6 +12,14 @@ import {
 } from 'n8n-workflow';
 
 import { credentialTests } from '../shared/credentialTest';
+import {
+	RUNS_FIELD,
+	adoptStoredRuns,
+	holdRun,
+	releaseRun,
+	startRun,
+	storableRuns,
+} from '../shared/runClaims';
 import { manualWebhookMethods } from '../shared/manualWebhookMethods';
 import { acknowledge, refuse } from './helpers/responses';
 import {
@@ -34,7 +42,7 @@ import { rawRequestBody } from './helpers/requestBody';
 import { DEFAULT_TOLERANCE_SECONDS, verifySignature } from './helpers/signature';
 import { signingKeys } from './helpers/signingSecrets';
 import { settleWhenAnswered } from './helpers/answerEvents';
-import { writeUntilAnswered } from './helpers/staticDataSave';
+import { startAndRecord } from './helpers/staticDataSave';
 import { webhookTriggerProperties } from './description';
 
 const LOG_PREFIX = 'Partner Payroll Webhook Trigger:';
@@ -86,6 +94,9 @@ export class PartnerPayrollWebhookTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
+				// Empty: n8n then reads the answer's body from webhook()'s result, after it created the
+				// execution (startAndRecord).
+				responseData: '',
 				path: 'webhook',
 			},
 		],
@@ -215,7 +226,8 @@ function testDelivery(
 
 /**
  * The Production URL: a duplicate or a delivery in flight is answered; otherwise the delivery is
- * claimed, and its record (with the companies' connection health) written until n8n's answer left.
+ * claimed, and its record (with the companies' connection health) written when n8n, having created
+ * the execution, reads the answer.
  */
 function handOver(
 	context: IWebhookFunctions,
@@ -253,19 +265,38 @@ function handOver(
 		outcome = integrationOutcome(event, partnerList, health);
 		if (outcome.kind === 'nothing') return acknowledge(context, `${outcome.why}; nothing started`);
 	}
+	const item = eventItem(delivery, decision.isRerun, outcome);
+	// The run, claimed for both triggers of the workflow: the polling trigger may have started it.
+	const workflowId = context.getWorkflow().id ?? '';
+	const runKey = String(item.json.dedupeKey);
+	adoptStoredRuns(workflowId, staticData[RUNS_FIELD]);
+	if (!holdRun(workflowId, runKey, Date.now())) {
+		return acknowledge(
+			context,
+			`Duplicate: ${runKey} was already started, or is being started, by another Partner Payroll trigger of this workflow; nothing started`,
+		);
+	}
 	const change = outcome?.kind === 'emit' ? outcome.change : undefined;
 	const { toStore, settle } = claim(claimed, Date.now());
 	const release = change ? holdCompany(memory.health, change, Date.now()) : undefined;
-	const answered = settleWhenAnswered(context, (handedOver) => {
+	settleWhenAnswered(context, (handedOver) => {
 		settle(handedOver);
 		release?.(handedOver);
+		if (!handedOver) releaseRun(workflowId, runKey);
 	});
 	// Every save writes the health too (a concurrent save of another delivery would drop it).
 	const record = health
 		? { ...storable(toStore), health: change ? laterHealth(health, change) : health }
 		: storable(toStore);
-	writeUntilAnswered(staticData, recordKey, record, answered);
-	return { workflowData: [[eventItem(delivery, decision.isRerun, outcome)]] };
+	const answerBody = {
+		message: `Workflow started for message ${messageId} (${event.event}, company ${event.companyId})`,
+	};
+	// Read by n8n once the execution exists: the run is started, and stored with the delivery's record.
+	const records = () => {
+		startRun(workflowId, runKey, Date.now());
+		return { [recordKey]: record, [RUNS_FIELD]: storableRuns(workflowId) };
+	};
+	return startAndRecord([[item]], staticData, records, answerBody);
 }
 
 /**

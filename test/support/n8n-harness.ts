@@ -129,6 +129,7 @@ function buildWorkflow(
 	timezone?: string,
 ): Workflow {
 	return new Workflow({
+		id: 'test-workflow',
 		nodes: [node],
 		connections: {},
 		active: false,

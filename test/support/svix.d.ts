@@ -21,5 +21,6 @@ export class FakeResponse {
 	status(code: number): this;
 	json(body: unknown): this;
 	once(event: string, listener: () => void): this;
+	senderGaveUp(): void;
 	answer(status: number): void;
 }

@@ -43,6 +43,10 @@ class FakeResponse extends EventEmitter {
     this.body = body;
     return this;
   }
+  /** The sender closing the connection before n8n answered: `close` without `finish`. */
+  senderGaveUp() {
+    this.emit('close');
+  }
   /** n8n's answer leaving: `finish` then `close`. */
   answer(status) {
     this.statusCode = status;

@@ -33,6 +33,11 @@ export interface Operation {
 	errorContext?: ErrorContext;
 	/** Items go one at a time, in order (a write); otherwise several are in flight at once. */
 	oneItemAtATime?: boolean;
+	/**
+	 * Its items name their company themselves, a company that may not be in the credential's list
+	 * yet (a connect link's invitation): the node adds no company fields to them.
+	 */
+	namesItsCompany?: boolean;
 }
 
 /** A resource of the node: its operations by value, and the fields they show. */

@@ -11,6 +11,7 @@ import { asNodeError } from '../../shared/errors';
 import { inPool } from '../../shared/pool';
 import { checkCompany, type PollInput } from '../events/watcher';
 import { withCompanyStates, type PerCompany } from './companies';
+import type { CompanyFailure } from './failedCompanies';
 import type { PollBudget } from './pollBudget';
 import { withLabel } from './pollItems';
 import {
@@ -71,8 +72,8 @@ export interface PartnerPollResult {
 	items: INodeExecutionData[];
 	eventState: object;
 	partnerState: PartnerState;
-	/** The first failure of a company, when some failed (logged; the others' results stand). */
-	failed?: { count: number; first: Error };
+	/** The companies that failed, in poll order, when some did (logged; the others' results stand). */
+	failed?: CompanyFailure[];
 	/** Every company failed and nothing changed: the poll failed as a whole. */
 	failedAsWhole: boolean;
 	notReached: number;
@@ -92,7 +93,7 @@ interface OutcomeTally {
 	lost: Record<string, string>;
 	countries: Record<string, string>;
 	notReached: string[];
-	failures: Error[];
+	failures: CompanyFailure[];
 	/** A company's connection changed (reported or not): such a poll did not fail as a whole. */
 	healthChanged: boolean;
 }
@@ -222,7 +223,7 @@ function tallyOutcomes(
 		tally.items.push(...outcome.items);
 		if (outcome.companyState) tally.updates.set(companyId, outcome.companyState);
 		if (outcome.country !== undefined) tally.countries[companyId] = outcome.country;
-		if (outcome.failure) tally.failures.push(outcome.failure);
+		if (outcome.failure) tally.failures.push({ company, error: outcome.failure });
 	}
 	return tally;
 }
@@ -257,7 +258,7 @@ function resultOfPoll(
 			removedSince,
 			notReached: tally.notReached,
 		},
-		...(failures.length ? { failed: { count: failures.length, first: failures[0] } } : {}),
+		...(failures.length ? { failed: failures } : {}),
 		failedAsWhole: failures.length > 0 && tally.updates.size === 0 && !tally.healthChanged,
 		notReached: tally.notReached.length,
 	};

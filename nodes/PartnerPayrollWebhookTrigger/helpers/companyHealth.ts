@@ -7,7 +7,7 @@ import {
 	type CompanyIdentity,
 } from '../../shared/connectionHealth';
 import type { ServiceEvent } from './events';
-import { isInFlight } from './inFlight';
+import { isInFlight } from '../../shared/inFlight';
 
 // With a Partner API credential linked, the service's integration events become connection changes
 // of the credential's companies: integration.deactivated a connectionLost, integration.activated a

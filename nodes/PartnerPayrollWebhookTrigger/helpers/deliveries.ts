@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { HealthMemory } from './companyHealth';
 import type { ServiceEvent } from './events';
-import { isInFlight } from './inFlight';
+import { isInFlight } from '../../shared/inFlight';
 import { dedupeKey, monthKey } from './webhookItems';
 
 // The dedupe record: which events and message ids were handed to n8n, so that a retry, a replay or

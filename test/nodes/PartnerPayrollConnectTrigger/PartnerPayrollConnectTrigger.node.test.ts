@@ -611,7 +611,7 @@ describe('Partner Credential → Remove Company (the Partner Payroll node)', () 
 
 		const items = await removeCompany('ES6001');
 		expect(items.map((item) => item.json)).toEqual([
-			{ companyId: 'ES6001', removed: true, label: 'Second' },
+			{ companyId: 'ES6001', companyLabel: 'Second', removed: true },
 		]);
 		expect(n8n.companies()).toEqual([before[0], before[2]]);
 		for (const companyId of ['FR5001', 'GB7001']) {
@@ -627,7 +627,7 @@ describe('Partner Credential → Remove Company (the Partner Payroll node)', () 
 
 		// Already gone: nothing to remove, and no error for a workflow that runs twice.
 		expect((await removeCompany('ES6001')).map((item) => item.json)).toEqual([
-			{ companyId: 'ES6001', removed: false, label: null },
+			{ companyId: 'ES6001', companyLabel: null, removed: false },
 		]);
 	});
 
@@ -638,7 +638,7 @@ describe('Partner Credential → Remove Company (the Partner Payroll node)', () 
 		// What an editor reorder leaves: ES6001's row holds FR5001's token.
 		rows[1].accessToken = rows[0].accessToken;
 		expect((await removeCompany('ES6001')).map((item) => item.json)).toEqual([
-			{ companyId: 'ES6001', removed: true, label: 'Second' },
+			{ companyId: 'ES6001', companyLabel: 'Second', removed: true },
 		]);
 		expect(n8n.companies().map((row) => row.companyId)).toEqual(['FR5001']);
 	});

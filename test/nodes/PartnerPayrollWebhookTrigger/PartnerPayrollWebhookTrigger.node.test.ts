@@ -1,14 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
-import { forgetProcessMemory } from '../../../nodes/PartnerPayrollWebhookTrigger/helpers/deliveries';
 import {
 	ENDPOINT_SECRET,
 	TEST_URL_ENDPOINT_SECRET,
 	WebhookWorkflow,
 	payrollRun,
 	signedRequest,
+	newProcess,
 } from './webhookHarness';
 
-beforeEach(() => forgetProcessMemory());
+beforeEach(() => newProcess());
 
 describe('Partner Payroll Webhook Trigger: answers', () => {
 	it('starts one execution with the item of a payroll.run delivery', async () => {
@@ -187,7 +187,7 @@ describe('Partner Payroll Webhook Trigger: the duplicate table', () => {
 
 	it('new message id, same month, same date: 200, no execution (with or without Fire Again on Re-Run)', async () => {
 		for (const fireOnRerun of [false, true]) {
-			forgetProcessMemory();
+			newProcess();
 			const workflow = new WebhookWorkflow({ options: { fireOnRerun } });
 			await workflow.deliver(signedRequest({ body: payrollRun() }));
 			const answer = await workflow.deliver(
@@ -264,10 +264,67 @@ describe('Partner Payroll Webhook Trigger: the duplicate table', () => {
 		expect((await workflow.deliver(request)).items).toHaveLength(1);
 	});
 
+	it.each([
+		['n8n 2.40 (clears the change mark while it starts the execution)', true],
+		['n8n 2.8', false],
+	])(
+		'%s: the record is saved with the execution, once, and the 200 answer says what started',
+		async (_version, clearsMark) => {
+			const workflow = new WebhookWorkflow();
+			workflow.n8nClearsChangeMark = clearsMark;
+			const answer = await workflow.deliver(signedRequest({ id: 'msg_1', body: payrollRun() }));
+			expect(answer.response).toMatchObject({
+				statusCode: 200,
+				body: { message: 'Workflow started for message msg_1 (payroll.run, company FR1001)' },
+			});
+			newProcess(); // restart: only what n8n saved is left
+			const copy = await workflow.deliver(signedRequest({ id: 'msg_2', body: payrollRun() }));
+			expect(copy.items).toBeUndefined();
+			expect(copy.status).toBe(200);
+		},
+	);
+
+	it('the sender closed the connection before n8n answered: the delivery stays claimed until n8n is done, then the record decides', async () => {
+		const now = jest.spyOn(Date, 'now');
+		try {
+			const start = Date.now();
+			now.mockReturnValue(start);
+			const workflow = new WebhookWorkflow();
+			const request = signedRequest({ id: 'msg_1', body: payrollRun() });
+			const first = await workflow.receive(request);
+			first.response.senderGaveUp(); // n8n goes on creating the execution
+			expect((await workflow.receive(request)).status).toBe(409);
+			workflow.handOver(first, true, { answerReachesSender: false });
+			// Svix's retry, minutes later and signed anew: the claim has expired, and the saved record
+			// says it was delivered.
+			const later = (minutes: number) => {
+				now.mockReturnValue(start + minutes * 60_000);
+				return Math.floor(Date.now() / 1000);
+			};
+			const retry = signedRequest({ id: 'msg_1', body: payrollRun(), timestamp: later(10) });
+			expect(await workflow.receive(retry)).toMatchObject({ status: 200, items: undefined });
+
+			// The same, but n8n could not create the execution: the later retry fires.
+			const other = signedRequest({ id: 'msg_2', body: payrollRun('ES2001') });
+			const lost = await workflow.receive(other);
+			lost.response.senderGaveUp();
+			expect((await workflow.receive(other)).status).toBe(409);
+			workflow.handOver(lost, false, { answerReachesSender: false });
+			const otherRetry = signedRequest({
+				id: 'msg_2',
+				body: payrollRun('ES2001'),
+				timestamp: later(20),
+			});
+			expect((await workflow.receive(otherRetry)).items).toHaveLength(1);
+		} finally {
+			now.mockRestore();
+		}
+	});
+
 	it('the record survives a restart (static data only) and a lost static data save (process memory)', async () => {
 		const workflow = new WebhookWorkflow();
 		await workflow.deliver(signedRequest({ id: 'msg_1', body: payrollRun() }));
-		forgetProcessMemory(); // restart: static data is all that is left
+		newProcess(); // restart: static data is all that is left
 		expect((await workflow.deliver(signedRequest({ body: payrollRun() }))).items).toBeUndefined();
 
 		// A concurrent save (another delivery's, or a polling trigger's) overwrote the record.
@@ -291,7 +348,7 @@ describe('Partner Payroll Webhook Trigger: the duplicate table', () => {
 		const request = signedRequest({ id: 'msg_1', body: payrollRun() });
 		expect((await workflow.deliver(request)).items).toHaveLength(1);
 		workflow.nodeName = 'When payroll runs';
-		forgetProcessMemory(); // and n8n restarted: only the stored record knows
+		newProcess(); // and n8n restarted: only the stored record knows
 		const again = await workflow.deliver(signedRequest({ id: 'msg_2', body: payrollRun() }));
 		expect(again.items).toBeUndefined();
 		expect(again.status).toBe(200);

@@ -1,9 +1,8 @@
 import { NodeHelpers, type IDataObject } from 'n8n-workflow';
 
-import { forgetProcessMemory } from '../../../nodes/PartnerPayrollWebhookTrigger/helpers/deliveries';
 import { SandboxSession } from '../../support/fixtures';
 import { startStubService } from '../../support/stub-service';
-import { ENDPOINT_SECRET, WebhookWorkflow, signedRequest } from './webhookHarness';
+import { ENDPOINT_SECRET, WebhookWorkflow, signedRequest, newProcess } from './webhookHarness';
 
 // The trigger with a Partner API credential linked, fed by the sandbox's own signed deliveries over
 // HTTP (as Svix sends them), each answered by the trigger as n8n would (an execution, then 200).
@@ -73,7 +72,7 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-	forgetProcessMemory();
+	newProcess();
 	executions = [];
 	await session.control('DELETE', '/webhooks');
 	await session.control('POST', '/webhooks', {
@@ -202,7 +201,7 @@ describe('Partner Payroll Webhook Trigger with a Partner API credential: connect
 			'"health":{"FR1002":{"lost":"integration.deactivated","at":"2026-12-01T09:30:00.000Z"}}',
 		);
 		expect(stored).not.toMatch(/sbx_|Client FR1002/);
-		forgetProcessMemory();
+		newProcess();
 		await integration('FR1002', 'deactivated', '2026-12-02T09:30:00Z');
 		await integration('FR1002', 'activated', '2026-12-03T09:30:00Z');
 		expect(executions.map(([item]) => item.event)).toEqual([
@@ -310,7 +309,10 @@ describe('Partner Payroll Webhook Trigger with a Partner API credential: changes
 		);
 		workflow.handOver(lost);
 		workflow.handOver(run);
-		expect(JSON.stringify(workflow.staticData)).not.toContain('FR1001');
+		const record = (workflow.staticData.global as IDataObject)[
+			'partnerPayrollWebhookTrigger:webhook-node-1'
+		];
+		expect(JSON.stringify(record)).not.toContain('FR1001');
 		const again = await workflow.deliver(
 			signedRequest({ body: deactivation('2026-12-02T09:00:00Z') }),
 		);

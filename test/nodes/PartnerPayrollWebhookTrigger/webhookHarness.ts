@@ -1,6 +1,15 @@
-import type { IDataObject, INode, IWebhookFunctions } from 'n8n-workflow';
+import {
+	ObservableObject,
+	type IDataObject,
+	type INode,
+	type IObservableObject,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { PartnerPayrollWebhookTrigger } from '../../../nodes/PartnerPayrollWebhookTrigger/PartnerPayrollWebhookTrigger.node';
+import { forgetProcessMemory } from '../../../nodes/PartnerPayrollWebhookTrigger/helpers/deliveries';
+import { forgetRunClaims } from '../../../nodes/shared/runClaims';
 import {
 	ENDPOINT_SECRET,
 	FakeResponse,
@@ -10,9 +19,16 @@ import {
 
 // Plays the part of n8n's webhook context for one request, as n8n 2.x does for a production URL:
 // static data of the node, the request's raw body and headers, the response object. n8n answers
-// after webhook() returned workflowData; `handOver` plays that answer.
+// after webhook() returned workflowData; `handOver` plays that answer with n8n's own change mark
+// (n8n-workflow's ObservableObject), in the order n8n 2.8 and 2.40 follow (docs/n8n-quirks.md, Q4).
 
 export { ENDPOINT_SECRET, TEST_URL_ENDPOINT_SECRET };
+
+/** n8n restarted (or a test starts): this process's memory of deliveries and run claims is gone. */
+export function newProcess(): void {
+	forgetProcessMemory();
+	forgetRunClaims();
+}
 
 const node: INode = {
 	id: 'webhook-node-1',
@@ -55,6 +71,10 @@ export interface WebhookAnswer {
 	/** The items of the execution n8n would start; undefined when none. */
 	items?: IDataObject[];
 	response: FakeResponse;
+	/** What webhook() returned, and the request's static data (n8n's observed object and its target). */
+	result: IWebhookResponseData;
+	staticData: IDataObject;
+	storedTarget: IDataObject;
 }
 
 /** One workflow with the trigger: its static data persists between requests, like n8n's. */
@@ -65,6 +85,11 @@ export class WebhookWorkflow {
 	nodeName = node.name;
 	/** The Partner API credential that Match Companies of a Partner Credential links. */
 	partnerCredentials?: IDataObject;
+	/**
+	 * n8n 2.40 clears static data's change mark while it starts the execution (a second Workflow on
+	 * the same object); 2.8 does not. Both orders are played: 2.40's is the stricter one.
+	 */
+	n8nClearsChangeMark = true;
 
 	constructor(
 		public parameters: IDataObject = {},
@@ -77,8 +102,9 @@ export class WebhookWorkflow {
 	async receive(request: ReturnType<typeof signedRequest>): Promise<WebhookAnswer> {
 		const response = new FakeResponse();
 		// Each request reads the stored static data anew (n8n loads the workflow per request) and
-		// n8n saves it only when an execution was created.
-		const staticData = JSON.parse(JSON.stringify(this.staticData)) as IDataObject;
+		// observes it for changes, as n8n's Workflow does.
+		const storedTarget = JSON.parse(JSON.stringify(this.staticData)) as IDataObject;
+		const staticData = ObservableObject.create(storedTarget);
 		const parameters = this.parameters;
 		const context = {
 			getNode: () => ({ ...node, name: this.nodeName }),
@@ -108,7 +134,7 @@ export class WebhookWorkflow {
 			// As n8n keys it: the workflow's under 'global', a node's own under its name.
 			getWorkflowStaticData: (type: 'global' | 'node') => {
 				const key = type === 'global' ? 'global' : `node:${this.nodeName}`;
-				staticData[key] ??= {};
+				staticData[key] ??= ObservableObject.create({}, staticData as IObservableObject);
 				return staticData[key];
 			},
 			logger: { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} },
@@ -121,14 +147,36 @@ export class WebhookWorkflow {
 			body: response.body,
 			items,
 			response,
-			...(items ? { save: staticData } : {}),
-		} as WebhookAnswer & { save?: IDataObject };
+			result,
+			staticData,
+			storedTarget,
+		};
 	}
 
-	/** What n8n does after workflowData: creates the execution, saves static data, answers 200. */
-	handOver(answer: WebhookAnswer & { save?: IDataObject }, created = true) {
-		if (created && answer.save) this.staticData = answer.save;
-		answer.response.answer(created ? 200 : 500);
+	/**
+	 * What n8n does after webhook() returned workflowData: creates the execution (2.40 clearing the
+	 * change mark on the way), reads the answer's body as the description's `responseData` says,
+	 * saves static data if it is marked changed, and answers 200. A failed creation answers 500 and
+	 * saves nothing. `answerReachesSender: false`: the sender closed the connection before.
+	 */
+	handOver(answer: WebhookAnswer, created = true, { answerReachesSender = true } = {}) {
+		const respond = (status: number) => {
+			// After the sender closed the connection, n8n's answer goes nowhere: no `finish`.
+			if (answerReachesSender) answer.response.answer(status);
+		};
+		if (!created) {
+			respond(500);
+			return;
+		}
+		if (this.n8nClearsChangeMark) ObservableObject.create(answer.storedTarget);
+		const responseData = this.trigger.description.webhooks?.[0]?.responseData ?? 'firstEntryJson';
+		answer.response.body = responseData
+			? responseData
+			: (answer.result.webhookResponse ?? { message: 'Workflow was started' });
+		if (answer.staticData.__dataChanged === true) {
+			this.staticData = JSON.parse(JSON.stringify(answer.storedTarget)) as IDataObject;
+		}
+		respond(200);
 	}
 
 	/** receive + handOver, as one sequential delivery. */

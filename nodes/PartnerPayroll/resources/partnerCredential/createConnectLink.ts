@@ -110,6 +110,7 @@ export const createConnectLink: Operation = {
 		},
 	],
 	oneItemAtATime: true,
+	namesItsCompany: true,
 	async execute(itemIndex, connection) {
 		const node = this.getNode();
 		if (!connection.partner) {

@@ -43,8 +43,9 @@ export const removeCompany: Operation = {
 			{
 				json: {
 					companyId,
+					// The removed row's label: the company is no longer in the list to be looked up.
+					companyLabel: String(removed[0]?.label ?? '') || null,
 					removed: removed.length > 0,
-					label: String(removed[0]?.label ?? '') || null,
 				},
 			},
 		];

@@ -386,19 +386,35 @@ describe('partner mode: one company failing', () => {
 		expect(await trigger.poll()).toBeNull();
 	});
 
-	it('every company failing is an error execution, as with one company', async () => {
-		const credentials = await session.partner(['FR1001', 'FR1002']);
-		const trigger = createTrigger(PAYROLL, credentials);
+	/** The error of a poll after the baseline, in which every status request of `companyIds` fails with `status`. */
+	async function pollWhereEveryCompanyFails(companyIds: string[], status: number) {
+		const trigger = createTrigger(PAYROLL, await session.partner(companyIds));
 		await trigger.poll();
 		await session.injectFault({
 			path: '/payroll-status',
 			type: 'status',
-			status: 500,
+			status,
 			retryAfter: 0,
-			count: 100,
+			count: 1000,
 		});
-		const error = await failureOf(trigger.poll());
+		return await failureOf(trigger.poll());
+	}
+
+	it('every company failing is an error execution, as with one company', async () => {
+		const error = await pollWhereEveryCompanyFails(['FR1001', 'FR1002'], 500);
 		expect(error.message).toContain('The Partner Payroll service failed (HTTP 500)');
+	});
+
+	it('every company failing: the error execution names ten companies with their reasons and counts the rest', async () => {
+		const { message } = await pollWhereEveryCompanyFails(TWELVE, 503);
+		expect(message).toMatch(/^12 companies failed this poll and none answered: /);
+		const named = TWELVE.filter((companyId) =>
+			message.includes(
+				`${companyId} (Client ${companyId}): The Partner Payroll service failed (HTTP 503)`,
+			),
+		);
+		expect(named).toHaveLength(10);
+		expect(message).toMatch(/; and 2 more$/);
 	});
 });
 

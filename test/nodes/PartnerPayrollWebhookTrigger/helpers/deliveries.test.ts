@@ -6,7 +6,7 @@ import {
 	processMemory,
 	readRecord,
 } from '../../../../nodes/PartnerPayrollWebhookTrigger/helpers/deliveries';
-import { IN_FLIGHT_MAX_MS } from '../../../../nodes/PartnerPayrollWebhookTrigger/helpers/inFlight';
+import { IN_FLIGHT_MAX_MS } from '../../../../nodes/shared/inFlight';
 import type { ServiceEvent } from '../../../../nodes/PartnerPayrollWebhookTrigger/helpers/events';
 
 const run = (month: string, effectiveDate = '2026-11-27T18:00:00.000Z'): ServiceEvent => ({

@@ -7,7 +7,7 @@ afterAll(async () => await session.stop());
 beforeEach(async () => await session.reset());
 
 describe('accounting', () => {
-	it('getEntries: one item per entry, every field as the API returns it', async () => {
+	it('getEntries: one item per entry, every field as the API returns it, with its company', async () => {
 		const token = await session.token('FR1001');
 		const items = await runPartnerPayroll(
 			{ resource: 'accounting', operation: 'getEntries', companyId: 'FR1001', month: '202610' },
@@ -19,7 +19,10 @@ describe('accounting', () => {
 				headers: { Authorization: `Bearer ${token}` },
 			},
 		);
-		expect(items.map((item) => item.json)).toEqual(await response.json());
+		const entries = (await response.json()) as object[];
+		expect(items.map((item) => item.json)).toEqual(
+			entries.map((entry) => ({ companyId: 'FR1001', ...entry })),
+		);
 		expect(items.length).toBeGreaterThan(5);
 	});
 

@@ -9,7 +9,7 @@ beforeEach(async () => await session.reset());
 const isPdf = (bytes: Buffer) => bytes.subarray(0, 5).toString('latin1') === '%PDF-';
 
 describe('document', () => {
-	it('getIncomeTaxDocuments: one item per document, fields untouched (the extra name too)', async () => {
+	it('getIncomeTaxDocuments: one item per document, fields untouched (the extra name too), with the company', async () => {
 		const token = await session.token('GB3001');
 		const items = await runPartnerPayroll(
 			{ resource: 'document', operation: 'getIncomeTaxDocuments' },
@@ -17,6 +17,7 @@ describe('document', () => {
 		);
 		expect(items.map((item) => item.json.type).sort()).toEqual(['P11D', 'P45', 'P60', 'P60']);
 		expect(items[0].json).toEqual({
+			companyId: 'GB3001',
 			documentId: expect.any(String),
 			createdAt: expect.any(String),
 			contractId: expect.any(String),

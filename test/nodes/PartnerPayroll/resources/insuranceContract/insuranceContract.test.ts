@@ -9,14 +9,14 @@ async function apiJson(path: string, token: string) {
 	const response = await fetch(`${session.sandbox.apiBaseUrl}${path}`, {
 		headers: { Authorization: `Bearer ${token}` },
 	});
-	return (await response.json()) as { contracts: unknown[] };
+	return (await response.json()) as { contracts: object[] };
 }
 
 describe('insuranceContract', () => {
 	it.each([
 		['getHealthInsurance', '/companies/FR1001/health-insurance-contracts'],
 		['getProvidentFund', '/companies/FR1001/provident-fund-contracts'],
-	])('%s: one item per contract, nulls kept', async (operation, path) => {
+	])('%s: one item per contract, nulls kept, with the company of the token', async (operation, path) => {
 		const token = await session.token('FR1001');
 		const items = await runPartnerPayroll(
 			{ resource: 'insuranceContract', operation },
@@ -24,7 +24,9 @@ describe('insuranceContract', () => {
 		);
 		const { contracts } = await apiJson(path, token);
 		expect(contracts.length).toBeGreaterThan(1);
-		expect(items.map((item) => item.json)).toEqual(contracts);
+		expect(items.map((item) => item.json)).toEqual(
+			contracts.map((contract) => ({ companyId: 'FR1001', ...contract })),
+		);
 		expect(items.some((item) => Object.values(item.json).includes(null))).toBe(true);
 	});
 

@@ -1,0 +1,108 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { isInFlight } from './inFlight';
+
+// Which runs the package's triggers started, per workflow: the Partner Payroll Trigger (poll) and the
+// Partner Payroll Webhook Trigger of one workflow claim a run here, by its `dedupeKey`, before they
+// start the workflow for it, so a payroll run that both see starts the workflow once.
+//
+// Why it holds: n8n runs every trigger's poll() and webhook() in one process, the main instance (in
+// queue mode too: workers run executions, not triggers), unless separate webhook processes take the
+// deliveries. In that process the check and the claim are one synchronous step, with no await
+// between them, so no other poll or delivery can come in between. The claims also live in the
+// workflow's static data (RUNS_FIELD), written by each trigger with its own record: whichever of the
+// triggers' saves n8n makes last carries the runs of both, and a restart reads them back.
+
+/** The static data field (workflow-wide) of the claims, read by both triggers. */
+export const RUNS_FIELD = 'partnerPayrollRuns';
+
+/** Claims kept per workflow, the oldest dropped first: months of a partner's whole client list. */
+export const RUNS_KEPT = 3000;
+
+/** A workflow's runs: started (dedupeKey → when, in claim order) and held while n8n starts them. */
+interface WorkflowRuns {
+	started: Map<string, number>;
+	/** dedupeKey → since when (ms): a webhook delivery n8n is still turning into an execution. */
+	held: Map<string, number>;
+}
+
+const runsByWorkflow = new Map<string, WorkflowRuns>();
+
+function runsOf(workflowId: string): WorkflowRuns {
+	let runs = runsByWorkflow.get(workflowId);
+	if (!runs) {
+		runs = { started: new Map(), held: new Map() };
+		runsByWorkflow.set(workflowId, runs);
+	}
+	return runs;
+}
+
+function start(runs: WorkflowRuns, key: string, nowMs: number): void {
+	runs.held.delete(key);
+	runs.started.set(key, nowMs);
+	for (const oldest of runs.started.keys()) {
+		if (runs.started.size <= RUNS_KEPT) return;
+		runs.started.delete(oldest);
+	}
+}
+
+/** Adds the runs a stored table holds (the other trigger's save, or a save before a restart). */
+export function adoptStoredRuns(workflowId: string, stored: unknown): void {
+	if (!stored || typeof stored !== 'object' || Array.isArray(stored)) return;
+	const runs = runsOf(workflowId);
+	for (const [key, startedAt] of Object.entries(stored)) {
+		if (!runs.started.has(key) && typeof startedAt === 'number') start(runs, key, startedAt);
+	}
+}
+
+/**
+ * Holds a run until `startRun` (n8n created the execution) or `releaseRun` (it did not): false when
+ * a trigger of this workflow started it or holds it. A hold whose outcome never came (the sender
+ * closed the connection, n8n failed silently) lapses after IN_FLIGHT_MAX_MS; if n8n did create the
+ * execution, the table it saved with it says so.
+ */
+export function holdRun(workflowId: string, key: string, nowMs: number): boolean {
+	const runs = runsOf(workflowId);
+	if (runs.started.has(key) || isInFlight(runs.held, key, nowMs)) return false;
+	runs.held.set(key, nowMs);
+	return true;
+}
+
+/** The held run was started: n8n created its execution. */
+export function startRun(workflowId: string, key: string, nowMs: number): void {
+	start(runsOf(workflowId), key, nowMs);
+}
+
+/** Gives a held run back: n8n could not create the execution, and the sender will retry. */
+export function releaseRun(workflowId: string, key: string): void {
+	runsByWorkflow.get(workflowId)?.held.delete(key);
+}
+
+/** Claims a run that starts as the caller returns (a poll's items): false when already taken. */
+export function claimRun(workflowId: string, key: string, nowMs: number): boolean {
+	if (!holdRun(workflowId, key, nowMs)) return false;
+	startRun(workflowId, key, nowMs);
+	return true;
+}
+
+/** The items whose run this call claimed (an item without a `dedupeKey` is not a run: it stays). */
+export function claimItems(
+	workflowId: string,
+	items: INodeExecutionData[],
+	nowMs: number,
+): INodeExecutionData[] {
+	return items.filter((item) => {
+		const key = item.json.dedupeKey;
+		return typeof key !== 'string' || claimRun(workflowId, key, nowMs);
+	});
+}
+
+/** The table to store in static data: every started run of the workflow this process knows. */
+export function storableRuns(workflowId: string): IDataObject {
+	return Object.fromEntries(runsOf(workflowId).started);
+}
+
+/** Forgets every claim: tests only (a new process starts empty). */
+export function forgetRunClaims(): void {
+	runsByWorkflow.clear();
+}

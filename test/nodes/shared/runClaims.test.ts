@@ -1,0 +1,65 @@
+import {
+	RUNS_KEPT,
+	adoptStoredRuns,
+	claimItems,
+	claimRun,
+	holdRun,
+	releaseRun,
+	startRun,
+	storableRuns,
+} from '../../../nodes/shared/runClaims';
+import { IN_FLIGHT_MAX_MS } from '../../../nodes/shared/inFlight';
+
+const NOW = Date.parse('2026-11-28T12:00:00.000Z');
+
+describe('run claims', () => {
+	it('a run is claimed once per workflow; another workflow claims its own', () => {
+		expect(claimRun('wf-a', 'payroll:FR1001:202611', NOW)).toBe(true);
+		expect(claimRun('wf-a', 'payroll:FR1001:202611', NOW)).toBe(false);
+		expect(claimRun('wf-b', 'payroll:FR1001:202611', NOW)).toBe(true);
+	});
+
+	it('a held run is taken until it starts or is released; a hold whose outcome never came lapses', () => {
+		expect(holdRun('wf', 'run-1', NOW)).toBe(true);
+		expect(claimRun('wf', 'run-1', NOW + 1)).toBe(false);
+		expect(storableRuns('wf')).toEqual({});
+		startRun('wf', 'run-1', NOW + 2);
+		expect(storableRuns('wf')).toEqual({ 'run-1': NOW + 2 });
+
+		expect(holdRun('wf', 'run-2', NOW)).toBe(true);
+		releaseRun('wf', 'run-2');
+		expect(claimRun('wf', 'run-2', NOW)).toBe(true);
+
+		expect(holdRun('wf', 'run-3', NOW)).toBe(true);
+		expect(holdRun('wf', 'run-3', NOW + IN_FLIGHT_MAX_MS)).toBe(false);
+		expect(holdRun('wf', 'run-3', NOW + IN_FLIGHT_MAX_MS + 1)).toBe(true);
+	});
+
+	it('adopts the runs a stored table holds, and ignores a table of another shape', () => {
+		adoptStoredRuns('wf', { 'run-1': NOW, 'run-2': 'yesterday' });
+		adoptStoredRuns('wf', ['run-3']);
+		adoptStoredRuns('wf', null);
+		expect(claimRun('wf', 'run-1', NOW)).toBe(false);
+		expect(claimRun('wf', 'run-2', NOW)).toBe(true);
+		expect(claimRun('wf', 'run-3', NOW)).toBe(true);
+	});
+
+	it('keeps the newest runs of a workflow, the oldest dropped first', () => {
+		for (let index = 0; index < RUNS_KEPT + 5; index += 1)
+			claimRun('wf', `run-${index}`, NOW + index);
+		const kept = Object.keys(storableRuns('wf'));
+		expect(kept).toHaveLength(RUNS_KEPT);
+		expect(kept[0]).toBe('run-5');
+		expect(kept.at(-1)).toBe(`run-${RUNS_KEPT + 4}`);
+	});
+
+	it('claimItems keeps the items whose run it claimed, and items that name no run', () => {
+		claimRun('wf', 'payroll:FR1001:202611', NOW);
+		const items = [
+			{ json: { dedupeKey: 'payroll:FR1001:202611' } },
+			{ json: { dedupeKey: 'payroll:FR1002:202611' } },
+			{ json: { event: 'connectionLost' } },
+		];
+		expect(claimItems('wf', items, NOW)).toEqual(items.slice(1));
+	});
+});
