@@ -107,15 +107,6 @@ export class PartnerPayrollPartnerApi implements ICredentialType, RestrictableTo
 			default: '',
 			description: "Your partner application's client secret, used by the connect link",
 		},
-		// The connect link's own signing key (docs/partner-credential-security.md): written once through
-		// n8n's public API, never typed. A password so that n8n's API and editor mask it and keep it on save.
-		{
-			displayName: 'Connect Link Secret',
-			name: 'connectLinkSecret',
-			type: 'hidden',
-			typeOptions: { password: true },
-			default: '',
-		},
 		{
 			displayName:
 				'Add companies with the connect link (Partner Payroll Connect Trigger). Never delete or reorder rows here: n8n gives saved tokens back to rows by position, so the tokens would move to other companies (each token is bound to its company, so such rows stop working instead of serving the wrong company).',
@@ -161,6 +152,19 @@ export class PartnerPayrollPartnerApi implements ICredentialType, RestrictableTo
 					],
 				},
 			],
+		},
+		// n8n quirk Q17: docs/n8n-quirks.md
+		// The connect link's own signing key (docs/partner-credential-security.md): written once through
+		// n8n's public API, never typed. A password so that n8n's API and editor mask it and keep it on
+		// save; a shown field, because n8n's public API refuses to write a hidden one.
+		{
+			displayName: 'Connect Link Secret',
+			name: 'connectLinkSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Made by the connect link at its first use, to sign its links. Leave it as it is: emptying or changing it invalidates every connect link sent and not used yet.',
 		},
 	];
 

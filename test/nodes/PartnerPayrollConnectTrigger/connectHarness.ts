@@ -10,6 +10,7 @@ import {
 	type IWebhookData,
 } from 'n8n-workflow';
 
+import { PartnerPayrollPartnerApi } from '../../../credentials/PartnerPayrollPartnerApi.credentials';
 import { PartnerPayrollConnectTrigger } from '../../../nodes/PartnerPayrollConnectTrigger/PartnerPayrollConnectTrigger.node';
 import { additionalDataFor } from '../../support/n8n-harness';
 import { startStubService, type StubRequest } from '../../support/stub-service';
@@ -53,6 +54,18 @@ function unredact(incoming: unknown, stored: unknown): unknown {
 	}
 	return incoming;
 }
+
+/**
+ * What n8n's public API accepts in the Partner API credential's data: its properties but the hidden
+ * ones, and n8n's own domain fields (added to every credential with authenticate); nothing else.
+ */
+const WRITABLE_FIELDS = new Set([
+	...new PartnerPayrollPartnerApi().properties
+		.filter((property) => property.type !== 'hidden')
+		.map((property) => property.name),
+	'allowedHttpRequestDomains',
+	'allowedDomains',
+]);
 
 interface StoredCredential {
 	name: string;
@@ -122,6 +135,16 @@ export class FakeN8nApi {
 				return {
 					status: 400,
 					json: { message: `request.body.data requires property "${missing}"` },
+				};
+			}
+			// n8n 2.8.4 and 2.40.7: a field the schema does not list is refused, a hidden one included.
+			const unknown = Object.keys(body.data).find((field) => !WRITABLE_FIELDS.has(field));
+			if (unknown) {
+				return {
+					status: 400,
+					json: {
+						message: `request.body.data is not allowed to have the additional property "${unknown}"`,
+					},
 				};
 			}
 			// n8n 2.8.4 and 2.40.7: a top-level merge, then masked values restored by position.
