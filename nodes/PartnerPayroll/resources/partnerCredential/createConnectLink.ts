@@ -1,4 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions, type IExecuteFunctions } from 'n8n-workflow';
 
 import { forbiddenLabelCharacter, isCompanyId } from '../../../../credentials/partnerCompanies';
 import { linkKey } from '../../../shared/connectLinkKey';
@@ -71,44 +71,47 @@ export const createConnectLink: Operation = {
 		description:
 			"A link to send to a client company's administrator: their consent adds the company to the Partner API credential, under your label",
 	},
-	fields: [
-		{
-			displayName: 'Connect Link URL',
-			name: 'connectLink',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'https://n8n.example.com/webhook/…/connect',
-			description: 'The Production URL of your Partner Payroll Connect Trigger',
-		},
-		{
-			displayName: 'Label',
-			name: 'label',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'Boulangerie Martin',
-			description:
-				"The company's name in the credential's list. A company already in the list keeps its own label.",
-		},
-		{
-			displayName: 'Expected Company ID',
-			name: 'expectedCompanyId',
-			type: 'string',
-			default: '',
-			placeholder: 'FR1001',
-			description:
-				'The only company whose consent the link accepts. Empty: any company the administrator chooses on the consent page.',
-		},
-		{
-			displayName: 'Lifetime (Days)',
-			name: 'lifetimeDays',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_LIFETIME_DAYS, numberPrecision: 0 },
-			default: 7,
-			description: `How long the link can be opened, at most ${MAX_LIFETIME_DAYS} days`,
-		},
-	],
+	fields: updateDisplayOptions(
+		{ show: { resource: ['partnerCredential'], operation: ['createConnectLink'] } },
+		[
+			{
+				displayName: 'Connect Link URL',
+				name: 'connectLink',
+				type: 'string',
+				required: true,
+				default: '',
+				placeholder: 'https://n8n.example.com/webhook/…/connect',
+				description: 'The Production URL of your Partner Payroll Connect Trigger',
+			},
+			{
+				displayName: 'Label',
+				name: 'label',
+				type: 'string',
+				required: true,
+				default: '',
+				placeholder: 'Boulangerie Martin',
+				description:
+					"The company's name in the credential's list. A company already in the list keeps its own label.",
+			},
+			{
+				displayName: 'Expected Company ID',
+				name: 'expectedCompanyId',
+				type: 'string',
+				default: '',
+				placeholder: 'FR1001',
+				description:
+					'The only company whose consent the link accepts. Empty: any company the administrator chooses on the consent page.',
+			},
+			{
+				displayName: 'Lifetime (Days)',
+				name: 'lifetimeDays',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_LIFETIME_DAYS, numberPrecision: 0 },
+				default: 7,
+				description: `How long the link can be opened, at most ${MAX_LIFETIME_DAYS} days`,
+			},
+		],
+	),
 	oneItemAtATime: true,
 	namesItsCompany: true,
 	async execute(itemIndex, connection) {

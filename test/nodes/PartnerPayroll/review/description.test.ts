@@ -1,4 +1,9 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import {
+	NodeHelpers,
+	type INode,
+	type INodeProperties,
+	type INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { MONTH_HELP } from '../../../../nodes/shared/month';
 import { partnerPayroll } from '../../../support/fixtures';
@@ -72,6 +77,44 @@ describe('canvas subtitle (first use)', () => {
 			expect(subtitleFor(resource, operation)).toBe(action);
 		}
 		expect(subtitleFor('payroll', 'downloadPaymentFile')).not.toContain('downloadPaymentFile');
+	});
+});
+
+describe('a node of one operation is not held back by the fields of another', () => {
+	// n8n refuses to run a workflow whose node has parameter issues ("The workflow has issues"): a
+	// required field of one operation must not count for the others.
+	it("an empty node's only issues are its own operation's required fields and its Company", () => {
+		for (const key of Object.keys(actionsOf())) {
+			const [resource, operation] = key.split('.');
+			const node: INode = {
+				id: 'node',
+				name: 'Partner Payroll',
+				type: 'n8n-nodes-partner-payroll.partnerPayroll',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { authentication: 'partnerApi', resource, operation },
+			};
+			node.parameters = NodeHelpers.getNodeParameters(
+				properties,
+				node.parameters,
+				true,
+				false,
+				node,
+				partnerPayroll.description,
+			)!;
+			const issues = NodeHelpers.getNodeParametersIssues(
+				properties,
+				node,
+				partnerPayroll.description,
+			);
+			const ownFields = properties
+				.filter((property) => property.displayOptions?.show?.operation?.includes(operation))
+				.map((property) => property.name);
+			const others = Object.keys(issues?.parameters ?? {}).filter(
+				(name) => name !== 'companyId' && !ownFields.includes(name),
+			);
+			expect([key, others]).toEqual([key, []]);
+		}
 	});
 });
 
