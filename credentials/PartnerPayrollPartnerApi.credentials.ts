@@ -143,6 +143,19 @@ export class PartnerPayrollPartnerApi implements ICredentialType, RestrictableTo
 				},
 			],
 		},
+		// n8n quirk Q17: docs/n8n-quirks.md
+		// The connect link's own signing key (docs/partner-credential-security.md): written once through
+		// n8n's public API, never typed. A password so that n8n's API and editor mask it and keep it on
+		// save; a shown field, because n8n's public API refuses to write a hidden one.
+		{
+			displayName: 'Connect Link Secret',
+			name: 'connectLinkSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Made by the connect link at its first use, to sign its links. Leave it as it is: emptying or changing it invalidates every connect link sent and not used yet.',
+		},
 	];
 
 	// A function, not a generic header: the token depends on the request's company, which only the

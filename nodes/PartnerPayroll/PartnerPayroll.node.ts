@@ -66,7 +66,7 @@ export class PartnerPayroll implements INodeType {
 		// The canvas shows the node's action ("Download a payment file"), not the ids of n8n's usual
 		// `operation: resource`. n8n's lint wants this literal; a test keeps it equal to the actions.
 		subtitle:
-			'={{ {"accounting.downloadCsv":"Download an accounting CSV file","accounting.getEntries":"Get accounting entries","billingDeclaration.create":"Create a billing declaration","company.get":"Get a company","company.getConnection":"Get the connection of the credential","company.getFrench":"Get the French record of a company","document.download":"Download a document","document.getAutoEnrolmentDocuments":"Get UK auto-enrolment documents","document.getIncomeTaxDocuments":"Get UK income tax documents","insuranceContract.getHealthInsurance":"Get health insurance contracts","insuranceContract.getProvidentFund":"Get provident fund contracts","partnerCredential.removeCompany":"Remove a company from the partner credential","partnerCredential.repairCompanyList":"Put each token back in its company\'s row","payroll.downloadPaymentFile":"Download a payment file","payroll.getStatus":"Get the payroll status of a month"}[$parameter["resource"] + "." + $parameter["operation"]] || $parameter["operation"] }}',
+			'={{ {"accounting.downloadCsv":"Download an accounting CSV file","accounting.getEntries":"Get accounting entries","billingDeclaration.create":"Create a billing declaration","company.get":"Get a company","company.getConnection":"Get the connection of the credential","company.getFrench":"Get the French record of a company","document.download":"Download a document","document.getAutoEnrolmentDocuments":"Get UK auto-enrolment documents","document.getIncomeTaxDocuments":"Get UK income tax documents","insuranceContract.getHealthInsurance":"Get health insurance contracts","insuranceContract.getProvidentFund":"Get provident fund contracts","partnerCredential.createConnectLink":"Create a connect link for a client company","partnerCredential.removeCompany":"Remove a company from the partner credential","partnerCredential.repairCompanyList":"Put each token back in its company\'s row","payroll.downloadPaymentFile":"Download a payment file","payroll.getStatus":"Get the payroll status of a month"}[$parameter["resource"] + "." + $parameter["operation"]] || $parameter["operation"] }}',
 		description: 'Read payroll data of a company from the Partner Payroll API',
 		defaults: { name: 'Partner Payroll' },
 		usableAsTool: true,
@@ -92,7 +92,7 @@ export class PartnerPayroll implements INodeType {
 				required: true,
 				displayOptions: { show: { authentication: ['partnerApi'] } },
 			},
-			// Only to write the Partner API credential's list (Remove Company), through n8n's public API.
+			// Only to write the Partner API credential through n8n's public API (Remove Company; Create Connect Link's secret).
 			{
 				name: 'partnerPayrollN8nApi',
 				required: true,
@@ -199,7 +199,7 @@ async function runItems(
 				try {
 					const results = await operation.execute.call(context, itemIndex, connection);
 					outcomes[itemIndex] = {
-						results: operation.wholeList
+						results: operation.withoutCompany
 							? results
 							: await withCompanyFields(context, itemIndex, connection, results),
 					};

@@ -8,20 +8,21 @@ import {
 } from 'n8n-workflow';
 
 import { scopesField } from '../../credentials/scopes';
+import { storedLinkKey } from '../shared/connectLinkKey';
 import { PARTNER_CREDENTIAL } from '../shared/credentialStore';
+import { verifyConnectedPage } from '../shared/linkSigning';
 import { N8N_API_CREDENTIAL } from '../shared/n8nApi';
 import { manualWebhookMethods } from '../shared/manualWebhookMethods';
-import { PARTNER_MUST_FINISH, sendPage } from './helpers/pages';
-import { verifyConnectedPage, verifyState } from './helpers/linkSigning';
 import {
-	LOG_PREFIX,
 	NOTHING_STARTED,
-	connect,
 	connectSetupProblem,
 	logRedirectUri,
 	queryValue,
-	sendToConsent,
 } from './helpers/connect';
+import { ALLOW_ANY_COMPANY, openLink } from './helpers/openLink';
+import { PARTNER_MUST_FINISH, consentErrorText, sendPage } from './helpers/pages';
+import { LOG_PREFIX } from './helpers/refusalLog';
+import { comeBack } from './helpers/wayBack';
 
 export class PartnerPayrollConnectTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -54,7 +55,7 @@ export class PartnerPayrollConnectTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					"Register this node's Production URL (above, under Webhook URLs) as the redirect URI of your partner application with the provider, and publish the workflow. The Production URL is the connect link: send it to a client company's administrator, with ?label=<a name for the company> if you like. Each consent adds the company to the Partner API credential, or replaces its token.",
+					"Register this node's Production URL (above, under Webhook URLs) as the redirect URI of your partner application with the provider, and publish the workflow. Then make a link per client company with the Partner Payroll node (Partner Credential → Create Connect Link) and send it to the company's administrator. Each consent adds the company to the Partner API credential, or replaces its token in its row.",
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',
@@ -63,6 +64,14 @@ export class PartnerPayrollConnectTrigger implements INodeType {
 				...scopesField,
 				description:
 					'Scopes the connect link asks the administrator for. Empty asks for all five. Select only scopes registered for your application: the authorization server refuses any other.',
+			},
+			{
+				displayName: 'Allow Any Company (Open Link)',
+				name: ALLOW_ANY_COMPANY,
+				type: 'boolean',
+				default: false,
+				description:
+					"Whether the Production URL itself, without an invitation, connects any company whose administrator consents. Its row is named by the company's ID. Anyone who gets the URL can add companies to the credential.",
 			},
 		],
 	};
@@ -78,29 +87,25 @@ export class PartnerPayrollConnectTrigger implements INodeType {
 			sendPage(this, 503, 'Not connected yet', [PARTNER_MUST_FINISH]);
 			return NOTHING_STARTED;
 		}
-		const clientSecret = String(partner.clientSecret);
-		const redirectUri = this.getNodeWebhookUrl('default') ?? '';
+		const linkUrl = this.getNodeWebhookUrl('default') ?? '';
 
 		const providerError = queryValue(query, 'error');
 		if (providerError) {
-			sendPage(this, 400, 'Not connected', [
-				providerError === 'access_denied'
-					? 'Access was refused on the consent page, so nothing was connected. To connect your company, open the link again and accept.'
-					: `The payroll service did not connect your company (${providerError}). Ask your partner for the link again.`,
-			]);
+			sendPage(this, 400, 'Not connected', [consentErrorText(providerError)]);
 			return NOTHING_STARTED;
 		}
 
 		const connected = queryValue(query, 'connected');
 		if (connected) {
-			const shown = verifyConnectedPage(connected, clientSecret);
-			if ('problem' in shown) {
+			const key = storedLinkKey(partner);
+			const shown = key && verifyConnectedPage(connected, { key, linkUrl });
+			if (!shown || 'problem' in shown) {
 				sendPage(this, 400, 'This page is no longer valid', [
 					'Nothing changed. If your partner asks you to connect again, open their connect link.',
 				]);
 				return NOTHING_STARTED;
 			}
-			const { companyId, label } = shown.page;
+			const { companyId, label } = shown.content;
 			const name = label === companyId ? companyId : `${label} (company ${companyId})`;
 			sendPage(this, 200, `Connected: ${name}`, [
 				`Your company ${name} is now connected to your payroll partner. You can close this page.`,
@@ -108,19 +113,8 @@ export class PartnerPayrollConnectTrigger implements INodeType {
 			return NOTHING_STARTED;
 		}
 
-		const code = queryValue(query, 'code');
-		if (!code)
-			return sendToConsent(this, queryValue(query, 'label'), clientSecret, partner, redirectUri);
-
-		// Anyone may call this URL: a state this link did not sign starts nothing.
-		const verified = verifyState(queryValue(query, 'state'), clientSecret);
-		if ('problem' in verified) {
-			this.logger.warn(`${LOG_PREFIX} refused a return from the consent page: ${verified.problem}`);
-			sendPage(this, 400, 'This link is no longer valid', [
-				`Nothing was connected: ${verified.problem}. Open the connect link your partner sent you again.`,
-			]);
-			return NOTHING_STARTED;
-		}
-		return await connect(this, partner, code, redirectUri, verified.state.label ?? '');
+		return queryValue(query, 'code')
+			? await comeBack(this, partner, query, linkUrl)
+			: await openLink(this, partner, query, linkUrl);
 	}
 }

@@ -63,7 +63,7 @@ export function partnerCredentialId(context: StoreContext): string {
 
 export interface NewToken {
 	companyId: string;
-	/** Empty: keep the row's label, else the company id. */
+	/** The partner's label for a new row (empty: the company id); a row already there keeps its own. */
 	label: string;
 	token: string;
 }
@@ -80,7 +80,8 @@ export function withCompany(
 	company: NewToken,
 ): { rows: IDataObject[]; replaced: boolean; label: string } {
 	const index = rows.findIndex(isRowOf(company.companyId));
-	const label = company.label || fieldText(rows[index]?.label).trim() || company.companyId;
+	// A label never renames a row: a row already there keeps its own.
+	const label = fieldText(rows[index]?.label).trim() || company.label || company.companyId;
 	// The row keeps what it holds until the tokens are placed: maybe another company's moved token.
 	const row = { companyId: company.companyId, label, accessToken: rows[index]?.accessToken ?? '' };
 	const listed = index >= 0 ? rows.map((kept, at) => (at === index ? row : kept)) : [...rows, row];
@@ -117,6 +118,20 @@ function domainRestriction(stored: IDataObject): IDataObject {
 	return choice === 'domains'
 		? { allowedHttpRequestDomains: choice, allowedDomains: String(stored.allowedDomains ?? '') }
 		: { allowedHttpRequestDomains: choice };
+}
+
+// n8n quirk Q6: docs/n8n-quirks.md
+/** Writes `fields` into the node's Partner API credential, `stored` being the credential as just read. */
+export async function patchPartnerCredential(
+	context: StoreContext,
+	stored: IDataObject,
+	fields: IDataObject,
+): Promise<void> {
+	const credentialId = partnerCredentialId(context);
+	await n8nApiRequest(context, 'PATCH', `/credentials/${encodeURIComponent(credentialId)}`, {
+		data: { ...fieldsTheSchemaNeeds(stored), ...fields },
+		isPartialData: true,
+	});
 }
 
 // n8n quirk Q6: docs/n8n-quirks.md
@@ -159,10 +174,7 @@ export async function changeCompanyList<T>(
 		for (let attempt = 1; attempt <= LIST_WRITE_ATTEMPTS; attempt++) {
 			const stored = await context.getCredentials(PARTNER_CREDENTIAL);
 			const { rows, result } = change(storedRows(stored));
-			await n8nApiRequest(context, 'PATCH', `/credentials/${encodeURIComponent(credentialId)}`, {
-				data: { ...fieldsTheSchemaNeeds(stored), companies: { company: rows } },
-				isPartialData: true,
-			});
+			await patchPartnerCredential(context, stored, { companies: { company: rows } });
 			if (isThere(readCompanyRows(await context.getCredentials(PARTNER_CREDENTIAL)))) return result;
 		}
 		throw new ListChangeLost(

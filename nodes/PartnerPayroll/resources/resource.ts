@@ -30,8 +30,12 @@ export interface Operation {
 	): Promise<INodeExecutionData[]>;
 	/** Items go one at a time, in order (a write); otherwise several are in flight at once. */
 	oneItemAtATime?: boolean;
-	/** Works on the Partner API credential's whole list: it names no one company, nor do its items. */
-	wholeList?: boolean;
+	/**
+	 * Takes no company from the Company field: it works on the Partner API credential's whole list
+	 * (Repair Company List), or names a company that may not be in it yet (Create Connect Link). The
+	 * field is hidden for it, and the node adds no company fields to its items.
+	 */
+	withoutCompany?: boolean;
 }
 
 /** With the Partner API credential, the company is one of the credential's list (or an expression). */
@@ -49,7 +53,7 @@ const partnerCompanyField: INodeProperties = {
 /**
  * Company ID, shown for every operation of one resource but those named: typed, or with the Partner API
  * credential a company of its list (shown for every operation: its token is the one the operation uses),
- * except for the operations that work on the whole list (`listOperations`).
+ * except for the operations that take no company from it (`listOperations`).
  */
 const companyIdFieldsOf = (
 	resource: string,
@@ -123,7 +127,7 @@ export function resource(
 				value,
 				options.withoutCompanyId,
 				operations
-					.filter((operation) => operation.wholeList)
+					.filter((operation) => operation.withoutCompany)
 					.map(({ option }) => String(option.value)),
 			),
 			...operations.flatMap((operation) => operation.fields),

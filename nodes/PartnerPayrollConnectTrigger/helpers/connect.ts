@@ -7,20 +7,19 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { forbiddenLabelCharacter, isCompanyId } from '../../../credentials/partnerCompanies';
+import { isCompanyId } from '../../../credentials/partnerCompanies';
 import { ListChangeLost, changeCompanyList, withCompany } from '../../shared/credentialStore';
 import { N8nApiProblem, n8nApiRequest } from '../../shared/n8nApi';
 import type { Introspection } from '../../shared/company';
 import { withoutTrailingSlashes } from '../../shared/authentication';
-import { requestedScopes } from '../../shared/credentialTest';
-import { exchangeCode } from './exchange';
+import { linkKey, storedLinkKey } from '../../shared/connectLinkKey';
+import { signConnectedPage, type Invitee, type LinkSigner } from '../../shared/linkSigning';
+import { rememberConnected } from './browserBinding';
+import { CodeRefused, exchangeCode } from './exchange';
 import { PARTNER_MUST_FINISH, sendPage, sendRedirect } from './pages';
-import { signConnectedPage, signState } from './linkSigning';
+import { LOG_PREFIX, warnRefusal } from './refusalLog';
 
-// The connect link's two ways: on to the consent page, and back from it with a code.
-
-export const LOG_PREFIX = 'Partner Payroll Connect Trigger:';
-const MAX_LABEL_LENGTH = 100;
+// Back from the consent page with a code, once the state is accepted: exchange, check, store, answer.
 
 /** Answered, and no execution. */
 export const NOTHING_STARTED: IWebhookResponseData = { noWebhookResponse: true };
@@ -51,33 +50,6 @@ export function connectSetupProblem(partner: ICredentialDataDecryptedObject): st
 	return undefined;
 }
 
-/** The connect link itself: on to the provider's consent page, with a signed state. */
-export function sendToConsent(
-	context: IWebhookFunctions,
-	label: string,
-	clientSecret: string,
-	partner: ICredentialDataDecryptedObject,
-	redirectUri: string,
-): IWebhookResponseData {
-	// One form for one text: a label typed with combining accents reads and compares as the composed one.
-	const trimmed = label.trim().normalize('NFC');
-	if (trimmed.length > MAX_LABEL_LENGTH || forbiddenLabelCharacter(trimmed) !== undefined) {
-		sendPage(context, 400, 'This link is not valid', [
-			`The label in the link must be text of at most ${MAX_LABEL_LENGTH} characters. Ask your partner for the link again.`,
-		]);
-		return NOTHING_STARTED;
-	}
-	const authorize = new URL(`${withoutTrailingSlashes(partner.authServerUrl)}/authorize`);
-	authorize.searchParams.set('response_type', 'code');
-	authorize.searchParams.set('client_id', String(partner.clientId).trim());
-	authorize.searchParams.set('redirect_uri', redirectUri);
-	const scopes = requestedScopes({ scopes: context.getNodeParameter('scopes', []) as string[] });
-	authorize.searchParams.set('scope', scopes.join(' '));
-	authorize.searchParams.set('state', signState(trimmed, clientSecret));
-	sendRedirect(context, authorize.toString());
-	return NOTHING_STARTED;
-}
-
 /** Why a connect failed: the page the administrator sees, and the problem the partner reads. */
 interface ConnectFailure {
 	status: number;
@@ -86,64 +58,84 @@ interface ConnectFailure {
 	page: string;
 	problem: string;
 	companyId?: string;
+	/**
+	 * Anyone can cause it (a junk or replayed code, a consent for a company not invited): a capped
+	 * warning and no execution, so that it costs the partner nothing.
+	 */
+	refusal?: true;
 }
 
 type Failed = { failure: ConnectFailure };
 
-/** Back from the consent page with a code: exchange, check, store, answer. */
+/** A consent coming back: the link's signer, the state's nonce and its invitee (none: the open link). */
+export interface Consent {
+	signer: LinkSigner;
+	nonce: string;
+	invitee?: Invitee;
+}
+
+/** Back from the consent page with a code and an accepted state: exchange, check, store, answer. */
 export async function connect(
 	context: IWebhookFunctions,
 	partner: ICredentialDataDecryptedObject,
 	code: string,
-	redirectUri: string,
-	label: string,
+	consent: Consent,
 ): Promise<IWebhookResponseData> {
-	const unreachable = await credentialStoreProblem(context);
-	if (unreachable) return failed(context, label, unreachable);
-	const exchanged = await exchangeOnce(context, partner, code, redirectUri);
+	const label = consent.invitee?.label ?? '';
+	const exchanged = await exchangeOnce(context, partner, code, consent.signer.linkUrl);
 	if ('failure' in exchanged) return failed(context, label, exchanged.failure);
 	const { token, introspection } = exchanged;
-	const checked = companyOfToken(partner, introspection);
+	const checked = companyOfToken(partner, introspection, consent.invitee);
 	if ('failure' in checked) return failed(context, label, checked.failure);
 	const { companyId } = checked;
 	const saved = await storeToken(context, { companyId, label, token });
 	if ('failure' in saved) return failed(context, label, saved.failure);
-	return answerConnected(context, partner, redirectUri, { companyId, introspection, ...saved });
+	return answerConnected(context, consent, { companyId, introspection, ...saved });
 }
 
 /**
  * The partner learns what failed from the execution's item and the log; the page says no more than
  * what the administrator can do.
  */
-function failed(
+export function failed(
 	context: IWebhookFunctions,
 	label: string,
 	failure: ConnectFailure,
 ): IWebhookResponseData {
-	const { status, title, page, problem, companyId } = failure;
-	context.logger.error(`${LOG_PREFIX} ${problem}`);
+	const { status, title, page, problem, companyId, refusal } = failure;
 	sendPage(context, status, title, [page]);
+	if (refusal) {
+		warnRefusal(context, problem);
+		return NOTHING_STARTED;
+	}
+	context.logger.error(`${LOG_PREFIX} ${problem}`);
 	return started({ connected: false, ...(companyId ? { companyId } : {}), label, problem });
 }
 
 /**
- * Before the code is used: exchanging it replaces the company's token at the service, so a token
- * that could not be saved would leave the company's row with a dead token.
+ * Before the administrator consents, the link's key, and n8n's API answering: exchanging the code
+ * replaces the company's token at the service, so a token that could not be saved would leave the
+ * company's row with a dead token.
  */
-async function credentialStoreProblem(
+export async function keyWhenStorable(
 	context: IWebhookFunctions,
-): Promise<ConnectFailure | undefined> {
+	partner: ICredentialDataDecryptedObject,
+): Promise<{ key: string } | Failed> {
 	try {
-		await n8nApiRequest(context, 'GET', '/credentials?limit=1');
-		return undefined;
+		const stored = storedLinkKey(partner);
+		// A key to create is written through n8n's API: that write answers the same question.
+		if (stored) await n8nApiRequest(context, 'GET', '/credentials?limit=1');
+		return { key: stored ?? (await linkKey(context, partner)) };
 	} catch (error) {
 		if (!(error instanceof N8nApiProblem))
 			throw new NodeOperationError(context.getNode(), error as Error);
 		return {
-			status: 503,
-			title: 'Not connected yet',
-			page: PARTNER_MUST_FINISH,
-			problem: `Nothing was connected (the code was not used, so the company's current token still works): ${error.message}`,
+			failure: {
+				status: 503,
+				title: 'Not connected yet',
+				page: PARTNER_MUST_FINISH,
+				problem: `Nothing was connected (the administrator was not sent to the consent page, so the company's current token still works): ${error.message}`,
+			},
 		};
 	}
 }
@@ -159,6 +151,17 @@ async function exchangeOnce(
 		return await exchangeCode(context, partner, code, redirectUri);
 	} catch (error) {
 		const why = (error as Error).message;
+		if (error instanceof CodeRefused) {
+			return {
+				failure: {
+					status: 400,
+					title: 'This link is no longer valid',
+					page: 'Nothing was connected: this page was already used or has expired. Open the connect link your partner sent you again.',
+					problem: `refused a return from the consent page: the token endpoint refused its code (${why}).`,
+					refusal: true,
+				},
+			};
+		}
 		return {
 			failure: {
 				status: 502,
@@ -174,12 +177,25 @@ async function exchangeOnce(
 function companyOfToken(
 	partner: ICredentialDataDecryptedObject,
 	introspection: Introspection,
+	invitee: Invitee | undefined,
 ): { companyId: string } | Failed {
 	const clientId = String(partner.clientId).trim();
 	const companyId = String(introspection.company_id ?? '');
-	if (introspection.active && introspection.client_id === clientId && isCompanyId(companyId)) {
-		return { companyId };
+	const isOurs =
+		introspection.active && introspection.client_id === clientId && isCompanyId(companyId);
+	if (isOurs && invitee?.companyId !== undefined && invitee.companyId !== companyId) {
+		return {
+			failure: {
+				status: 403,
+				title: 'Not connected',
+				page: 'This link was made for another company, so nothing was saved. Ask your partner for the link made for your company.',
+				problem: `refused a consent for company ${companyId}: the invitation was for company ${invitee.companyId}. Nothing was saved; if ${companyId} was connected, the service has replaced its token, so its row stops working until it connects with its own link.`,
+				companyId,
+				refusal: true,
+			},
+		};
 	}
+	if (isOurs) return { companyId };
 	return {
 		failure: {
 			status: 502,
@@ -235,8 +251,7 @@ async function storeToken(
 /** Connected: on to the "connected" page, and one execution with the company's item. */
 function answerConnected(
 	context: IWebhookFunctions,
-	partner: ICredentialDataDecryptedObject,
-	redirectUri: string,
+	consent: Consent,
 	connected: { companyId: string; introspection: Introspection; label: string; replaced: boolean },
 ): IWebhookResponseData {
 	const { companyId, label } = connected;
@@ -246,11 +261,9 @@ function answerConnected(
 	context.logger.info(`${LOG_PREFIX} connected company ${companyId}`);
 	// On to the "connected" page: a reload of the address holding the code would use the code again,
 	// and the service may then revoke the token just saved (RFC 6749 4.1.2; the sandbox does).
-	const page = new URL(redirectUri);
-	page.searchParams.set(
-		'connected',
-		signConnectedPage(companyId, label, String(partner.clientSecret)),
-	);
+	const page = new URL(consent.signer.linkUrl);
+	page.searchParams.set('connected', signConnectedPage(companyId, label, consent.signer));
+	rememberConnected(consent.nonce, page.toString());
 	sendRedirect(context, page.toString());
 	return started({ connected: true, companyId, label, scopes, replaced: connected.replaced });
 }

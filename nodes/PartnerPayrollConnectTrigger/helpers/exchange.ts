@@ -4,6 +4,7 @@ import {
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 
+import { PartnerPayrollApiError } from '../../shared/apiError';
 import { introspectToken, type Introspection } from '../../shared/company';
 import { connectionOf } from '../../shared/authentication';
 import type { Connection } from '../../shared/connection';
@@ -31,6 +32,9 @@ function authServerConnection(
 		signing: { by: 'bearer', helper: 'httpRequest' },
 	});
 }
+
+/** The token endpoint refused the code (RFC 6749 5.2: a junk, used or expired code): nothing happened. */
+export class CodeRefused extends NodeOperationError {}
 
 /** Exchanges the authorization code for the company's token, once (a code is single-use). */
 export async function exchangeCode(
@@ -60,7 +64,14 @@ export async function exchangeCode(
 			},
 			toAuthorizationServer: true,
 		},
-	);
+	).catch((error: unknown) => {
+		// A 400 refuses the code (invalid_grant: junk, used or expired); a 401 refuses the partner's
+		// application, which the partner must fix.
+		if (error instanceof PartnerPayrollApiError && error.httpCode === '400') {
+			throw new CodeRefused(context.getNode(), error.message);
+		}
+		throw error;
+	});
 	const token = isObject(body) ? body.access_token : undefined;
 	if (typeof token !== 'string' || token === '') {
 		throw new NodeOperationError(

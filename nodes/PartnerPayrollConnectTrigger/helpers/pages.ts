@@ -12,8 +12,16 @@ export function escapeHtml(text: string): string {
 		.replace(/'/g, '&#39;');
 }
 
-/** Headers of every answer: the URL of the way back holds the authorization code. */
-const PRIVATE_HEADERS = { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' };
+/**
+ * Headers of every answer: the URL of the way back holds the authorization code, and a page of the
+ * partner's domain loads nothing, runs nothing and is shown in no frame.
+ */
+const PRIVATE_HEADERS = {
+	'Cache-Control': 'no-store',
+	'Referrer-Policy': 'no-referrer',
+	'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+	'X-Content-Type-Options': 'nosniff',
+};
 
 export function sendPage(
 	context: IWebhookFunctions,
@@ -48,3 +56,25 @@ export function sendRedirect(context: IWebhookFunctions, location: string): void
 /** Said to the administrator whenever the partner's side must act: no detail of that side. */
 export const PARTNER_MUST_FINISH =
 	'Your payroll partner must finish setting up this connection on their side. Nothing is needed from you now; they will send you the link again.';
+
+const TRY_LATER =
+	'The payroll service could not complete the consent just now, so nothing was connected. Open the link again in a few minutes.';
+
+/** What the page says for each error code of the consent page (RFC 6749 4.1.2.1): never the text of the query. */
+const CONSENT_ERRORS = new Map(
+	Object.entries({
+		access_denied:
+			'Access was refused on the consent page, so nothing was connected. To connect your company, open the link again and accept.',
+		invalid_scope:
+			'The payroll service refused the access this link asks for, so nothing was connected. Tell your partner.',
+		server_error: TRY_LATER,
+		temporarily_unavailable: TRY_LATER,
+	}),
+);
+
+export function consentErrorText(code: string): string {
+	return (
+		CONSENT_ERRORS.get(code) ??
+		'The payroll service did not connect your company. Ask your partner for the link again.'
+	);
+}

@@ -1,10 +1,12 @@
 import { randomUUID } from 'crypto';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
+import { bindToBrowser } from '../../../nodes/PartnerPayrollConnectTrigger/helpers/browserBinding';
 import {
-	signState,
-	verifyState,
-} from '../../../nodes/PartnerPayrollConnectTrigger/helpers/linkSigning';
+	WARNINGS_PER_MINUTE,
+	warnRefusal,
+} from '../../../nodes/PartnerPayrollConnectTrigger/helpers/refusalLog';
+import { signInvitation, signState, verifyState } from '../../../nodes/shared/linkSigning';
 import {
 	ALL_SCOPES,
 	DEFAULT_CLIENT,
@@ -15,6 +17,7 @@ import { startStubService } from '../../support/stub-service';
 import {
 	CONNECT_URL,
 	ConnectWorkflow,
+	Browser,
 	FakeN8nApi,
 	N8N_API_KEY,
 	PARTNER_CREDENTIAL_ID,
@@ -98,12 +101,66 @@ function queryOfRedirect(answer: ConnectAnswer): Record<string, string> {
 	return Object.fromEntries(location.searchParams);
 }
 
+/** The node's credentials as n8n gives them: the Partner API credential read from n8n at every call. */
+function nodeCredentials(apiKey: string = N8N_API_KEY) {
+	// The harness names the node's credential `<type>-id`: the same stored credential under that id.
+	n8n.credentials.set('partnerPayrollPartnerApi-id', n8n.credentials.get(PARTNER_CREDENTIAL_ID)!);
+	const credentials = { partnerPayrollN8nApi: { url: n8n.url, apiKey } };
+	Object.defineProperty(credentials, 'partnerPayrollPartnerApi', {
+		enumerable: true,
+		get: () => JSON.parse(JSON.stringify(n8n.credentials.get(PARTNER_CREDENTIAL_ID)!.data)),
+	});
+	return credentials as unknown as Record<string, ICredentialDataDecryptedObject>;
+}
+
+interface ConnectLinkItem {
+	connectLink: string;
+	label: string;
+	companyId: string | null;
+	expiresAt: string;
+}
+
+/** The partner's link for one client: Partner Credential → Create Connect Link of the Partner Payroll node. */
+async function createConnectLink(
+	label: string,
+	options: { companyId?: string; lifetimeDays?: number; connectLink?: string } = {},
+): Promise<ConnectLinkItem> {
+	const [item] = await runPartnerPayroll(
+		{
+			resource: 'partnerCredential',
+			operation: 'createConnectLink',
+			connectLink: options.connectLink ?? CONNECT_URL,
+			label,
+			expectedCompanyId: options.companyId ?? '',
+			lifetimeDays: options.lifetimeDays ?? 7,
+		},
+		nodeCredentials(),
+	);
+	return item.json as unknown as ConnectLinkItem;
+}
+
+/** The query the trigger receives when the administrator opens the link. */
+const queryOfLink = (link: string) => Object.fromEntries(new URL(link).searchParams);
+
+/** The query of the partner's invitation for this label (and company). */
+async function invitation(label: string, companyId?: string) {
+	return queryOfLink((await createConnectLink(label, { companyId })).connectLink);
+}
+
+/** The stored connect link secret, and the signer of the link's states as the trigger signs them. */
+function linkSigner() {
+	const key = String(n8n.credentials.get(PARTNER_CREDENTIAL_ID)!.data.connectLinkSecret);
+	return { key, linkUrl: CONNECT_URL };
+}
+
 /**
- * The connect link opened, the consent given, the way back followed, and, when it redirects to the
- * "connected" page, that page too: every answer of the trigger.
+ * The connect link opened (with the partner's invitation for the label, or, without a label, the open
+ * link with Allow Any Company on), the consent given, the way back followed, and, when it redirects to
+ * the "connected" page, that page too: every answer of the trigger.
  */
 async function connectCompany(companyId: string, label?: string) {
-	const link = await workflow.open(label === undefined ? {} : { label });
+	if (!label) workflow.parameters = { ...workflow.parameters, allowAnyCompany: true };
+	const link = await workflow.open(label ? await invitation(label) : {});
 	const back = await consent(link.headers.location, companyId);
 	const answer = await workflow.open(back);
 	const page = answer.status === 302 ? await workflow.open(queryOfRedirect(answer)) : answer;
@@ -127,8 +184,8 @@ function expectNoSecret(answer: ConnectAnswer, secrets: string[]) {
 }
 
 describe('the connect link', () => {
-	test('answers 302 to the consent page with the client, its own URL, all five scopes and a signed state', async () => {
-		const answer = await workflow.open({ label: 'Boulangerie Martin' });
+	test('answers 302 to the consent page with the client, its own URL, all five scopes, a signed state and its cookie', async () => {
+		const answer = await workflow.open(await invitation('Boulangerie Martin', 'FR5001'));
 		expect(answer.status).toBe(302);
 		expect(answer.items).toBeUndefined();
 		expect(answer.headers['cache-control']).toBe('no-store');
@@ -140,20 +197,31 @@ describe('the connect link', () => {
 		expect(location.searchParams.get('client_id')).toBe(DEFAULT_CLIENT.clientId);
 		expect(location.searchParams.get('redirect_uri')).toBe(CONNECT_URL);
 		expect(location.searchParams.get('scope')?.split(' ').sort()).toEqual([...ALL_SCOPES].sort());
-		const verified = verifyState(
-			String(location.searchParams.get('state')),
-			DEFAULT_CLIENT.clientSecret,
+		const state = String(location.searchParams.get('state'));
+		const verified = verifyState(state, linkSigner());
+		expect(verified).toEqual({
+			content: expect.objectContaining({
+				typ: 'connect-state',
+				invitee: { label: 'Boulangerie Martin', companyId: 'FR5001' },
+			}),
+		});
+		if (!('content' in verified)) throw new Error('not verified');
+		// The browser keeps the state's nonce, on the link's own path only.
+		expect(answer.headers['set-cookie']).toBe(
+			`pp_connect=${verified.content.nonce}; Path=${new URL(CONNECT_URL).pathname}; Max-Age=900; HttpOnly; SameSite=Lax`,
 		);
-		expect(verified).toEqual({ state: expect.objectContaining({ label: 'Boulangerie Martin' }) });
+		// Not signed with the client secret, nor valid for another link of the same key.
 		expect(
-			verifyState(String(location.searchParams.get('state')), 'another secret'),
+			verifyState(state, { key: DEFAULT_CLIENT.clientSecret, linkUrl: CONNECT_URL }),
 		).toHaveProperty('problem');
-		expect(n8n.requests).toEqual([]);
+		expect(
+			verifyState(state, { ...linkSigner(), linkUrl: `${CONNECT_URL.slice(0, -7)}other/connect` }),
+		).toHaveProperty('problem');
 	});
 
 	test('Scopes: the link asks for the selected scopes only, and the item lists what was granted', async () => {
 		workflow.parameters = { scopes: ['payment-files:read', 'accounting:read'] };
-		const link = await workflow.open({});
+		const link = await workflow.open(await invitation('Two Scopes'));
 		expect(new URL(link.headers.location).searchParams.get('scope')).toBe(
 			'payment-files:read accounting:read',
 		);
@@ -161,11 +229,12 @@ describe('the connect link', () => {
 		expect(answer.items?.[0].scopes).toEqual(['payment-files:read', 'accounting:read']);
 	});
 
-	test('a label that is not short text is refused with a page, before any redirect', async () => {
-		const answer = await workflow.open({ label: 'x'.repeat(101) });
-		expect(answer.status).toBe(400);
-		expect(answer.headers.location).toBeUndefined();
-		expect(answer.body).toContain('at most 100 characters');
+	test('a label that is not short text is refused by Create Connect Link', async () => {
+		const message = await createConnectLink('x'.repeat(101)).then(
+			() => undefined,
+			(error: Error) => error.message,
+		);
+		expect(message).toContain('1 to 100 characters');
 	});
 
 	test.each([
@@ -174,18 +243,22 @@ describe('the connect link', () => {
 		['a C1 control', 'Boulangerie\u0085'],
 		['a private-use character', 'Boulangerie\uE000'],
 		['a line separator', 'Boulangerie\u2028Martin'],
-	])('a label with %s is refused with a page, before any redirect', async (_case, label) => {
-		const answer = await workflow.open({ label });
-		expect(answer.status).toBe(400);
-		expect(answer.headers.location).toBeUndefined();
+	])('a label with %s is refused by Create Connect Link', async (_case, label) => {
+		const message = await createConnectLink(label).then(
+			() => undefined,
+			(error: Error) => error.message,
+		);
+		expect(message).toContain('without control or invisible characters');
 	});
 
 	test('a label typed with combining accents is signed in its composed form', async () => {
-		const answer = await workflow.open({ label: 'Cafe\u0301 Martin' });
+		const link = await createConnectLink('Cafe\u0301 Martin');
+		expect(link.label).toBe('Caf\u00e9 Martin');
+		const answer = await workflow.open(queryOfLink(link.connectLink));
 		expect(answer.status).toBe(302);
 		const state = new URL(String(answer.headers.location)).searchParams.get('state') ?? '';
 		const payload = JSON.parse(Buffer.from(state.split('.')[0], 'base64url').toString());
-		expect(payload.label).toBe('Caf\u00e9 Martin');
+		expect(payload.invitee.label).toBe('Caf\u00e9 Martin');
 	});
 });
 
@@ -278,12 +351,12 @@ describe('connecting companies', () => {
 		}
 	});
 
-	test('reconnecting a company replaces its token in place and keeps its label', async () => {
+	test('reconnecting a company replaces its token in place and keeps its label, even with an invitation of another label', async () => {
 		await connectCompany('FR5001', 'Boulangerie Martin');
 		await connectCompany('GB7001', 'Tea Shop');
 		const before = tokenOfRow(n8n.companies()[0]);
 
-		const { answer, page } = await connectCompany('FR5001');
+		const { answer, page } = await connectCompany('FR5001', 'Garage Dupont');
 		expect(answer.items).toEqual([
 			{
 				connected: true,
@@ -314,15 +387,19 @@ describe('connecting companies', () => {
 	});
 
 	test('two connects at the same moment in one n8n process: both companies end up in the list', async () => {
-		const links = await Promise.all([
-			workflow.open({ label: 'One' }),
-			workflow.open({ label: 'Two' }),
-		]);
+		// Two administrators, each in their own browser.
+		const browsers = [new Browser(), new Browser()];
+		const invitations = [await invitation('One'), await invitation('Two')];
+		const links = await Promise.all(
+			browsers.map(async (browser, index) => await workflow.open(invitations[index], browser)),
+		);
 		const backs = [
 			await consent(links[0].headers.location, 'FR5002'),
 			await consent(links[1].headers.location, 'ES6002'),
 		];
-		const answers = await Promise.all(backs.map(async (back) => await workflow.open(back)));
+		const answers = await Promise.all(
+			backs.map(async (back, index) => await workflow.open(back, browsers[index])),
+		);
 		expect(answers.map((answer) => answer.items?.[0]?.connected)).toEqual([true, true]);
 		expect(
 			n8n
@@ -362,11 +439,11 @@ describe('connecting companies', () => {
 
 describe('refusals', () => {
 	test('a tampered or expired state starts nothing and uses no code', async () => {
-		const link = await workflow.open({ label: 'Honest' });
+		const link = await workflow.open(await invitation('Honest'));
 		const back = await consent(link.headers.location, 'FR5001');
 		const [payload, signature] = back.state.split('.');
-		const tampered = `${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), label: 'Evil' })).toString('base64url')}.${signature}`;
-		const expired = signState('Late', DEFAULT_CLIENT.clientSecret, Date.now() - 16 * 60 * 1000);
+		const tampered = `${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), invitee: { label: 'Evil' } })).toString('base64url')}.${signature}`;
+		const expired = signState({ label: 'Late' }, linkSigner(), Date.now() - 16 * 60 * 1000).state;
 		await session.clearRequests();
 		for (const state of [tampered, expired, '', 'not-a-state']) {
 			const answer = await workflow.open({ code: back.code, state });
@@ -390,19 +467,25 @@ describe('refusals', () => {
 		});
 	});
 
-	test('the way back opened twice (a reload): the second is refused by the service and saves nothing', async () => {
-		const { back } = await connectCompany('FR5001', 'Once');
+	test('the way back reopened (a reload, the history): never exchanged again; the browser sees its "connected" page and the token keeps working', async () => {
+		const { back, answer } = await connectCompany('FR5001', 'Once');
 		const saved = n8n.companies();
+		await session.clearRequests();
+		n8n.requests.length = 0;
 		const again = await workflow.open(back);
-		expect(again.status).toBe(502);
-		expect(again.items).toEqual([
-			expect.objectContaining({
-				connected: false,
-				problem: expect.stringContaining('could not be exchanged'),
-			}),
-		]);
-		expectNoSecret(again, [back.code, back.state, tokenOfRow(saved[0])]);
+		expect(again.status).toBe(302);
+		expect(again.headers.location).toBe(answer.headers.location);
+		expect(again.items).toBeUndefined();
+		// Another browser with the same address (a proxy's log): a fixed page, nothing else.
+		const replayed = await workflow.open(back, new Browser());
+		expect(replayed.status).toBe(409);
+		expect(replayed.body).toContain('This link was already used');
+		expect(replayed.items).toBeUndefined();
+		expectNoSecret(replayed, [back.code, back.state, tokenOfRow(saved[0])]);
+		expect(await session.requests()).toEqual([]);
+		expect(n8n.requests).toEqual([]);
 		expect(n8n.companies()).toEqual(saved);
+		expect((await getStatus('FR5001'))[0].json).toMatchObject({ companyId: 'FR5001' });
 	});
 
 	test('a "connected" page that this link did not sign is refused', async () => {
@@ -446,7 +529,7 @@ describe('refusals', () => {
 		try {
 			const data = n8n.credentials.get(PARTNER_CREDENTIAL_ID)!.data;
 			data.authServerUrl = server.url;
-			const link = await workflow.open({});
+			const link = await workflow.open(await invitation('Foreign'));
 			const state = String(new URL(link.headers.location).searchParams.get('state'));
 			const answer = await workflow.open({ code: 'any-code', state });
 			expect(answer.status).toBe(502);
@@ -463,14 +546,13 @@ describe('refusals', () => {
 		}
 	});
 
-	test("n8n's public API refusing the key: the page asks nothing of the administrator, the item tells the partner, the code stays unused", async () => {
-		const link = await workflow.open({ label: 'Waiting' });
-		const back = await consent(link.headers.location, 'FR5001');
+	test("n8n's public API refusing the key: the link sends nobody to the consent page, the page asks nothing of the administrator, the item tells the partner", async () => {
+		const query = await invitation('Waiting');
 		const wrongKey = randomUUID();
 		workflow.n8nApiCredential = () => ({ url: n8n.url, apiKey: wrongKey });
-		await session.clearRequests();
-		const answer = await workflow.open(back);
+		const answer = await workflow.open(query);
 		expect(answer.status).toBe(503);
+		expect(answer.headers.location).toBeUndefined();
 		expect(answer.body).toContain('Your payroll partner must finish setting up this connection');
 		expect(answer.body).not.toMatch(/API key|sbx_/);
 		expect(answer.items).toEqual([
@@ -482,17 +564,16 @@ describe('refusals', () => {
 				),
 			},
 		]);
-		expectNoSecret(answer, [back.code, back.state, wrongKey]);
-		expect((await session.requests()).filter((request) => request.path.endsWith('/token'))).toEqual(
-			[],
-		);
+		expectNoSecret(answer, [wrongKey]);
 
 		n8n.enabled = false;
 		workflow.n8nApiCredential = () => ({ url: n8n.url, apiKey: N8N_API_KEY });
-		const disabled = await workflow.open(back);
+		const disabled = await workflow.open(query);
 		expect(disabled.items?.[0].problem).toContain('it is disabled (N8N_PUBLIC_API_DISABLED)');
 
 		n8n.enabled = true;
+		const link = await workflow.open(query);
+		const back = await consent(link.headers.location, 'FR5001');
 		expect((await workflow.open(back)).items?.[0]).toMatchObject({
 			connected: true,
 			companyId: 'FR5001',
@@ -500,31 +581,18 @@ describe('refusals', () => {
 	});
 
 	test('n8n unreachable at the credential URL: the item names the address to check', async () => {
+		const query = await invitation('Unreachable');
 		const closed = await startStubService(() => ({ status: 200, json: {} }));
 		const url = closed.url;
 		await closed.close();
 		workflow.n8nApiCredential = () => ({ url, apiKey: N8N_API_KEY });
-		const link = await workflow.open({});
-		const back = await consent(link.headers.location, 'ES6001');
-		const answer = await workflow.open(back);
+		const answer = await workflow.open(query);
 		expect(answer.status).toBe(503);
 		expect(answer.items?.[0].problem).toContain(`could not be reached at ${url}/api/v1`);
 	});
 });
 
 describe('Partner Credential → Remove Company (the Partner Payroll node)', () => {
-	/** The node's credentials as n8n gives them: the Partner API credential read from n8n at every call. */
-	function nodeCredentials(apiKey: string = N8N_API_KEY) {
-		// The harness names the node's credential `<type>-id`: the same stored credential under that id.
-		n8n.credentials.set('partnerPayrollPartnerApi-id', n8n.credentials.get(PARTNER_CREDENTIAL_ID)!);
-		const credentials = { partnerPayrollN8nApi: { url: n8n.url, apiKey } };
-		Object.defineProperty(credentials, 'partnerPayrollPartnerApi', {
-			enumerable: true,
-			get: () => JSON.parse(JSON.stringify(n8n.credentials.get(PARTNER_CREDENTIAL_ID)!.data)),
-		});
-		return credentials as unknown as Record<string, ICredentialDataDecryptedObject>;
-	}
-
 	const removeCompany = async (companyId: string, apiKey?: string) =>
 		await runPartnerPayroll(
 			{ resource: 'partnerCredential', operation: 'removeCompany', companyId },
@@ -595,5 +663,269 @@ describe('Partner Credential → Remove Company (the Partner Payroll node)', () 
 		);
 		expect(message).toBe('Company is empty');
 		expect(n8n.requests).toEqual([]);
+	});
+});
+
+// The findings of the security review (docs/partner-credential-security.md), one describe each.
+
+/** The token requests the sandbox received since the last clear. */
+const tokenRequests = async () =>
+	(await session.requests()).filter((request) => request.path.endsWith('/token'));
+
+/** A state of this link, freshly opened in its own browser (as anyone holding an invitation can). */
+async function freshState(query: Record<string, string>) {
+	const browser = new Browser();
+	const link = await workflow.open(query, browser);
+	return { browser, location: link.headers.location };
+}
+
+describe('F1: invitations; a state serves one browser and one code; labels only from the partner', () => {
+	test('without an invitation the link connects nothing unless Allow Any Company is on', async () => {
+		const answer = await workflow.open({ label: 'Anyone' });
+		expect(answer.status).toBe(400);
+		expect(answer.headers.location).toBeUndefined();
+		expect(answer.body).toContain(
+			'needs the invitation your payroll partner made for your company',
+		);
+		expect(answer.items).toBeUndefined();
+		expect(workflow.warnings).toEqual([expect.stringContaining('without an invitation')]);
+		expect(n8n.requests).toEqual([]);
+	});
+
+	test('Create Connect Link: a signed link to the trigger, 7 days by default, at most 30', async () => {
+		const before = Date.now();
+		const link = await createConnectLink('Boulangerie Martin', { companyId: 'FR5001' });
+		expect(link).toEqual({
+			connectLink: expect.stringMatching(/\?invitation=[\w-]+\.[\w-]+$/),
+			label: 'Boulangerie Martin',
+			companyId: 'FR5001',
+			expiresAt: expect.any(String),
+		});
+		expect(link.connectLink.startsWith(`${CONNECT_URL}?invitation=`)).toBe(true);
+		const lifetime = Date.parse(link.expiresAt) - before;
+		expect(lifetime).toBeGreaterThanOrEqual(7 * 24 * 3600_000 - 1000);
+		expect(lifetime).toBeLessThanOrEqual(7 * 24 * 3600_000 + 1000);
+		for (const lifetimeDays of [0, 31, 1.5]) {
+			const message = await createConnectLink('Late', { lifetimeDays }).then(
+				() => undefined,
+				(error: Error) => error.message,
+			);
+			expect(message).toContain('Lifetime (Days) must be a whole number from 1 to 30');
+		}
+		for (const connectLink of ['not a url', `${CONNECT_URL}?label=x`, 'https://n8n.example.com/']) {
+			const message = await createConnectLink('Where', { connectLink }).then(
+				() => undefined,
+				(error: Error) => error.message,
+			);
+			expect(message).toContain('Connect Link URL must be the Production URL');
+		}
+	});
+
+	test('an invitation that is expired, altered or made for another link is refused before the consent page', async () => {
+		await createConnectLink('Make the secret');
+		const { key } = linkSigner();
+		const genuine = (await invitation('Genuine')).invitation;
+		const [payload, signature] = genuine.split('.');
+		const altered = `${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), label: 'Evil' })).toString('base64url')}.${signature}`;
+		const otherLink = queryOfLink(
+			(
+				await createConnectLink('Elsewhere', {
+					connectLink: 'http://127.0.0.1:5678/webhook/another-node/connect',
+				})
+			).connectLink,
+		).invitation;
+		const expired = signInvitation({ label: 'Late' }, Date.now() - 1000, {
+			key,
+			linkUrl: CONNECT_URL,
+		});
+		for (const [value, words] of [
+			[altered, 'was altered'],
+			[otherLink, 'signed for another link'],
+			[expired, 'expired'],
+		]) {
+			const answer = await workflow.open({ invitation: value });
+			expect(answer.status).toBe(400);
+			expect(answer.headers.location).toBeUndefined();
+			expect(answer.body).toContain(words);
+			expect(answer.items).toBeUndefined();
+		}
+	});
+
+	test('behind https the state cookie is Secure too', () => {
+		const headers: Record<string, string> = {};
+		const context = {
+			getResponseObject: () => ({
+				setHeader: (name: string, value: string) => (headers[name] = value),
+			}),
+		} as never;
+		bindToBrowser(context, 'nonce-1', 'https://n8n.example.com/webhook/abc/connect');
+		expect(headers['Set-Cookie']).toBe(
+			'pp_connect=nonce-1; Path=/webhook/abc/connect; Max-Age=900; HttpOnly; SameSite=Lax; Secure',
+		);
+	});
+
+	test('one state, two codes: the second company is refused and changes no row', async () => {
+		const link = await workflow.open(await invitation('For one client'));
+		const first = await consent(link.headers.location, 'FR5001');
+		const second = await consent(link.headers.location, 'FR5002');
+		expect(second.state).toBe(first.state);
+		expect((await workflow.open(first)).items?.[0]).toMatchObject({ connected: true });
+		await session.clearRequests();
+		n8n.requests.length = 0;
+		const refused = await workflow.open(second);
+		expect(refused.status).toBe(409);
+		expect(refused.items).toBeUndefined();
+		expect(await tokenRequests()).toEqual([]);
+		expect(n8n.requests).toEqual([]);
+		expect(n8n.companies().map((row) => [row.companyId, row.label])).toEqual([
+			['FR5001', 'For one client'],
+		]);
+	});
+
+	test("a state comes back only to the browser that opened the link: another's state connects nothing", async () => {
+		// The attacker opens the link, and sends the way back with their state to a victim's browser.
+		const attacker = await freshState(await invitation('Attacker'));
+		const back = await consent(attacker.location, 'FR5001');
+		await session.clearRequests();
+		const victim = await workflow.open(back, new Browser());
+		expect(victim.status).toBe(400);
+		expect(victim.body).toContain('another browser than the one that opened the link');
+		expect(victim.items).toBeUndefined();
+		expect(await tokenRequests()).toEqual([]);
+		expect(n8n.companies()).toEqual([]);
+	});
+
+	test('an invitation for one company refuses the consent of another, saves nothing, and still serves its company', async () => {
+		const query = await invitation('Boulangerie Martin', 'FR5001');
+		const link = await workflow.open(query);
+		n8n.requests.length = 0;
+		const wrong = await workflow.open(await consent(link.headers.location, 'FR5002'));
+		expect(n8n.requests).toEqual([]);
+		expect(wrong.status).toBe(403);
+		expect(wrong.body).toContain('This link was made for another company');
+		expect(wrong.items).toBeUndefined();
+		expect(workflow.warnings).toEqual([
+			expect.stringContaining('the invitation was for company FR5001'),
+		]);
+		expect(n8n.companies()).toEqual([]);
+
+		const again = await workflow.open(query);
+		const right = await workflow.open(await consent(again.headers.location, 'FR5001'));
+		expect(right.items?.[0]).toMatchObject({ connected: true, companyId: 'FR5001' });
+	});
+
+	test('a label in the query is never used: the open link names a new row by its company, and renames no row', async () => {
+		await connectCompany('FR5002', 'Garage Dupont');
+		workflow.parameters = { allowAnyCompany: true };
+		for (const companyId of ['FR5002', 'ES6001']) {
+			const link = await workflow.open({ label: 'Boulangerie Martin' });
+			await workflow.open(await consent(link.headers.location, companyId));
+		}
+		expect(n8n.companies().map((row) => [row.companyId, row.label])).toEqual([
+			['FR5002', 'Garage Dupont'],
+			['ES6001', 'ES6001'],
+		]);
+	});
+});
+
+describe('F2: a junk, replayed or refused code costs the partner nothing', () => {
+	test('a junk code: no execution, no call to n8n, a warning and nothing logged above it', async () => {
+		const query = await invitation('Flood');
+		for (let attempt = 0; attempt < 12; attempt++) {
+			const { browser, location } = await freshState(query);
+			const state = String(new URL(location).searchParams.get('state'));
+			n8n.requests.length = 0;
+			const answer = await workflow.open({ code: `junk-${attempt}`, state }, browser);
+			expect(answer.status).toBe(400);
+			expect(answer.body).toContain('already used or has expired');
+			expect(answer.items).toBeUndefined();
+			expect(n8n.requests).toEqual([]);
+		}
+		// Warnings only (the cap is the next test's: it needs its own clock).
+		expect(workflow.warnings[0]).toContain('the token endpoint refused its code');
+		expect(workflow.logs.filter((line) => !workflow.warnings.includes(line))).toEqual([]);
+	});
+
+	test('the refusal log: 10 lines a minute, one line saying the rest is not logged, and again the next minute', () => {
+		const lines: string[] = [];
+		const context = { logger: { warn: (line: string) => lines.push(line) } } as never;
+		const minute = 60_000 * 1_000_000;
+		for (let count = 0; count < 25; count++) warnRefusal(context, `refusal ${count}`, minute);
+		expect(lines).toHaveLength(WARNINGS_PER_MINUTE + 1);
+		expect(lines.at(-1)).toContain('more refusals this minute are not logged');
+		warnRefusal(context, 'next minute', minute + 60_000);
+		expect(lines.at(-1)).toContain('next minute');
+	});
+});
+
+describe('F6: the state and the "connected" page are not interchangeable', () => {
+	test('a state shown as a "connected" page is refused', async () => {
+		const link = await workflow.open(await invitation('Your bank: call +33 1 23 45 67 89 now'));
+		const state = String(new URL(link.headers.location).searchParams.get('state'));
+		const page = await workflow.open({ connected: state });
+		expect(page.status).toBe(400);
+		expect(page.body).not.toContain('Your bank');
+	});
+
+	test('a "connected" page used as a state is refused, and no code is exchanged', async () => {
+		const { answer } = await connectCompany('FR5001', 'Real');
+		const { connected } = queryOfRedirect(answer);
+		await session.clearRequests();
+		const reused = await workflow.open({ code: 'any-code', state: connected });
+		expect(reused.status).toBe(400);
+		expect(reused.items).toBeUndefined();
+		expect(await tokenRequests()).toEqual([]);
+	});
+});
+
+describe("F7: the link signs with a secret of its own, scoped to the node's address", () => {
+	test('a random secret, written once into the Partner API credential through n8n, never shown', async () => {
+		await createConnectLink('First');
+		const secret = linkSigner().key;
+		expect(secret).toMatch(/^[\w-]{43}$/);
+		expect(secret).not.toBe(DEFAULT_CLIENT.clientSecret);
+		const { answer, page, link } = await connectCompany('FR5001', 'Second');
+		expect(linkSigner().key).toBe(secret);
+		expect(n8n.requests.filter((request) => request.method === 'PATCH')).toHaveLength(2);
+		for (const shown of [answer, page, link]) expectNoSecret(shown, [secret]);
+	});
+
+	test('the open link creates the secret on its first opening', async () => {
+		workflow.parameters = { allowAnyCompany: true };
+		const link = await workflow.open({});
+		expect(link.status).toBe(302);
+		expect(linkSigner().key).toMatch(/^[\w-]{43}$/);
+		const state = String(new URL(link.headers.location).searchParams.get('state'));
+		expect(verifyState(state, linkSigner())).toHaveProperty('content');
+	});
+});
+
+describe('F8: fixed pages, nothing reflected, hardening headers', () => {
+	test.each([
+		['access_denied', 'Access was refused on the consent page'],
+		['server_error', 'could not complete the consent just now'],
+		[
+			'URGENT: re-enter your bank details at https://evil.example '.repeat(80),
+			'did not connect your company',
+		],
+	])('?error=%s shows fixed text only', async (error, words) => {
+		const answer = await workflow.open({ error, state: 'whatever' });
+		expect(answer.status).toBe(400);
+		expect(answer.body).toContain(words);
+		expect(answer.body).not.toContain(error);
+		expect(answer.body).not.toContain('evil.example');
+	});
+
+	test('every page and redirect sends the CSP, nosniff, no-store and no-referrer headers', async () => {
+		const { link, answer, page } = await connectCompany('FR5001', 'Headers');
+		const refused = await workflow.open({});
+		for (const shown of [link, answer, page, refused]) {
+			expect(shown.headers).toMatchObject({
+				'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+				'x-content-type-options': 'nosniff',
+				'cache-control': 'no-store',
+				'referrer-policy': 'no-referrer',
+			});
+		}
 	});
 });

@@ -10,6 +10,7 @@ import {
 	type IWebhookData,
 } from 'n8n-workflow';
 
+import { PartnerPayrollPartnerApi } from '../../../credentials/PartnerPayrollPartnerApi.credentials';
 import { PartnerPayrollConnectTrigger } from '../../../nodes/PartnerPayrollConnectTrigger/PartnerPayrollConnectTrigger.node';
 import { additionalDataFor } from '../../support/n8n-harness';
 import { startStubService, type StubRequest } from '../../support/stub-service';
@@ -53,6 +54,18 @@ function unredact(incoming: unknown, stored: unknown): unknown {
 	}
 	return incoming;
 }
+
+/**
+ * What n8n's public API accepts in the Partner API credential's data: its properties but the hidden
+ * ones, and n8n's own domain fields (added to every credential with authenticate); nothing else.
+ */
+const WRITABLE_FIELDS = new Set([
+	...new PartnerPayrollPartnerApi().properties
+		.filter((property) => property.type !== 'hidden')
+		.map((property) => property.name),
+	'allowedHttpRequestDomains',
+	'allowedDomains',
+]);
 
 interface StoredCredential {
 	name: string;
@@ -124,6 +137,16 @@ export class FakeN8nApi {
 					json: { message: `request.body.data requires property "${missing}"` },
 				};
 			}
+			// n8n 2.8.4 and 2.40.7: a field the schema does not list is refused, a hidden one included.
+			const unknown = Object.keys(body.data).find((field) => !WRITABLE_FIELDS.has(field));
+			if (unknown) {
+				return {
+					status: 400,
+					json: {
+						message: `request.body.data is not allowed to have the additional property "${unknown}"`,
+					},
+				};
+			}
 			// n8n 2.8.4 and 2.40.7: a top-level merge, then masked values restored by position.
 			stored.data = (
 				body.isPartialData ? unredact({ ...stored.data, ...body.data }, stored.data) : body.data
@@ -154,6 +177,26 @@ class RecordedResponse {
 	}
 }
 
+/** A browser's cookies for the connect link, as the trigger sets them (one path: the link's). */
+export class Browser {
+	readonly cookies = new Map<string, string>();
+	/** Every Set-Cookie the browser received, as sent. */
+	readonly received: string[] = [];
+
+	cookieHeader(): string {
+		return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+	}
+
+	receive(setCookie: string | undefined): void {
+		if (!setCookie) return;
+		this.received.push(setCookie);
+		const [pair, ...attributes] = setCookie.split(';').map((part) => part.trim());
+		const [name, value] = [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)];
+		if (attributes.some((attribute) => /^max-age=0$/i.test(attribute))) this.cookies.delete(name);
+		else this.cookies.set(name, value);
+	}
+}
+
 export interface ConnectAnswer {
 	status: number;
 	headers: Record<string, string>;
@@ -167,8 +210,22 @@ export interface ConnectAnswer {
 export class ConnectWorkflow {
 	readonly trigger = new PartnerPayrollConnectTrigger();
 	readonly logs: string[] = [];
+	/** The lines logged at warning level. */
+	readonly warnings: string[] = [];
 	/** The node's parameters as set in the editor; unset ones get their defaults. */
 	parameters: IDataObject = {};
+	/** n8n's logger: one object for every request, as n8n gives one per process. */
+	readonly logger = {
+		info: (message: string) => this.logs.push(message),
+		warn: (message: string) => {
+			this.logs.push(message);
+			this.warnings.push(message);
+		},
+		error: (message: string) => this.logs.push(message),
+		debug: () => {},
+	};
+	/** The administrator's browser: what `open` sends unless told another. */
+	readonly browser = new Browser();
 
 	constructor(
 		readonly n8n: FakeN8nApi,
@@ -178,8 +235,11 @@ export class ConnectWorkflow {
 		}),
 	) {}
 
-	/** One GET of the production URL with this query. */
-	async open(query: Record<string, string>): Promise<ConnectAnswer> {
+	/** One GET of the production URL with this query, from this browser (its cookies sent and kept). */
+	async open(
+		query: Record<string, string>,
+		browser: Browser = this.browser,
+	): Promise<ConnectAnswer> {
 		const node: INode = {
 			id: 'connect-node-1',
 			name: 'Partner Payroll Connect Trigger',
@@ -232,7 +292,12 @@ export class ConnectWorkflow {
 		};
 		Object.assign(additionalData, {
 			webhookBaseUrl: WEBHOOK_BASE_URL,
-			httpRequest: { query, headers: {}, params: {}, body: {} },
+			httpRequest: {
+				query,
+				headers: browser.cookies.size ? { cookie: browser.cookieHeader() } : {},
+				params: {},
+				body: {},
+			},
 			httpResponse: response,
 		});
 		const webhookData = {
@@ -252,15 +317,9 @@ export class ConnectWorkflow {
 			[],
 			null,
 		);
-		Object.defineProperty(context, 'logger', {
-			value: {
-				info: (message: string) => this.logs.push(message),
-				warn: (message: string) => this.logs.push(message),
-				error: (message: string) => this.logs.push(message),
-				debug: () => {},
-			},
-		});
+		Object.defineProperty(context, 'logger', { value: this.logger });
 		const result = await trigger.webhook.call(context);
+		browser.receive(response.headers['set-cookie']);
 		return {
 			status: response.statusCode,
 			headers: response.headers,

@@ -12,7 +12,7 @@ import type { Operation } from '../resource';
  * companies are named, to be connected again.
  */
 export const repairCompanyList: Operation = {
-	wholeList: true,
+	withoutCompany: true,
 	option: {
 		name: 'Repair Company List',
 		value: 'repairCompanyList',

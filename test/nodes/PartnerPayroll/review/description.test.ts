@@ -1,4 +1,9 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import {
+	NodeHelpers,
+	type INode,
+	type INodeProperties,
+	type INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { MONTH_HELP } from '../../../../nodes/shared/month';
 import { partnerPayroll } from '../../../support/fixtures';
@@ -33,6 +38,7 @@ describe('actions: short, human, proper nouns kept (finding 6)', () => {
 			'document.getIncomeTaxDocuments': 'Get UK income tax documents',
 			'insuranceContract.getHealthInsurance': 'Get health insurance contracts',
 			'insuranceContract.getProvidentFund': 'Get provident fund contracts',
+			'partnerCredential.createConnectLink': 'Create a connect link for a client company',
 			'partnerCredential.removeCompany': 'Remove a company from the partner credential',
 			'partnerCredential.repairCompanyList': "Put each token back in its company's row",
 			'payroll.downloadPaymentFile': 'Download a payment file',
@@ -72,6 +78,44 @@ describe('canvas subtitle (first use)', () => {
 			expect(subtitleFor(resource, operation)).toBe(action);
 		}
 		expect(subtitleFor('payroll', 'downloadPaymentFile')).not.toContain('downloadPaymentFile');
+	});
+});
+
+describe('a node of one operation is not held back by the fields of another', () => {
+	// n8n refuses to run a workflow whose node has parameter issues ("The workflow has issues"): a
+	// required field of one operation must not count for the others.
+	it("an empty node's only issues are its own operation's required fields and its Company", () => {
+		for (const key of Object.keys(actionsOf())) {
+			const [resource, operation] = key.split('.');
+			const node: INode = {
+				id: 'node',
+				name: 'Partner Payroll',
+				type: 'n8n-nodes-partner-payroll.partnerPayroll',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { authentication: 'partnerApi', resource, operation },
+			};
+			node.parameters = NodeHelpers.getNodeParameters(
+				properties,
+				node.parameters,
+				true,
+				false,
+				node,
+				partnerPayroll.description,
+			)!;
+			const issues = NodeHelpers.getNodeParametersIssues(
+				properties,
+				node,
+				partnerPayroll.description,
+			);
+			const ownFields = properties
+				.filter((property) => property.displayOptions?.show?.operation?.includes(operation))
+				.map((property) => property.name);
+			const others = Object.keys(issues?.parameters ?? {}).filter(
+				(name) => name !== 'companyId' && !ownFields.includes(name),
+			);
+			expect([key, others]).toEqual([key, []]);
+		}
 	});
 });
 
