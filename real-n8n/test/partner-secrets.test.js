@@ -32,7 +32,7 @@ const SETUP_TIMEOUT_MS = 20 * 60_000; // includes installing n8n when it is miss
 
 const RUNTIME = n8nRuntime();
 /** Whether the n8n version enforces a credential's `restrictToSupportedNodes` (quirk Q9). */
-const ENFORCES_RESTRICTION = { newest: true, pinned: false }[RUNTIME.label];
+const enforced = RUNTIME.enforcesNodeRestriction;
 
 const SECRET_VARIABLE = 'PARTNER_PAYROLL_E2E_CLIENT_SECRET';
 const SECRET_EXPRESSION = `={{ $env.${SECRET_VARIABLE} }}`;
@@ -236,9 +236,9 @@ describe(`F4: n8n's HTTP Request node with the Partner Payroll N8n API credentia
 		]);
 	const received = () => elsewhere.received.filter(({ path }) => path === '/collect');
 
-	test(`saving it: ${ENFORCES_RESTRICTION ? 'refused' : 'accepted (n8n 2.8.4 ignores restrictToSupportedNodes)'}`, async () => {
+	test(`saving it: ${enforced ? 'refused' : 'accepted (this n8n ignores restrictToSupportedNodes)'}`, async () => {
 		const saving = rest.createWorkflow(httpRequestWorkflow('wfSecretsHttpSaved'));
-		if (!ENFORCES_RESTRICTION) {
+		if (!enforced) {
 			expect((await saving).nodes.map((node) => node.type)).toContain('n8n-nodes-base.httpRequest');
 			return;
 		}
@@ -252,11 +252,11 @@ describe(`F4: n8n's HTTP Request node with the Partner Payroll N8n API credentia
 		);
 	});
 
-	test(`running it (imported, so not checked on saving): ${ENFORCES_RESTRICTION ? 'refused by n8n, the other server receives nothing' : 'the node sends the API key to the other server'}`, async () => {
+	test(`running it (imported, so not checked on saving): ${enforced ? 'refused by n8n, the other server receives nothing' : 'the node sends the API key to the other server'}`, async () => {
 		const workflow = httpRequestWorkflow('wfSecretsHttpRun');
 		await instance.cli.importWorkflows([workflow]);
 		const { run } = await instance.cli.executeWorkflow(workflow.id);
-		if (ENFORCES_RESTRICTION) {
+		if (enforced) {
 			const { error } = nodeItems(run, HTTP_REQUEST)[0].json;
 			expect(typeof error === 'string' ? error : error?.message).toBe(
 				`Credential type "${N8N_API.type}" is restricted to specific nodes`,
@@ -264,7 +264,7 @@ describe(`F4: n8n's HTTP Request node with the Partner Payroll N8n API credentia
 			expect(received()).toEqual([]);
 			return;
 		}
-		// Quirk Q9: n8n 2.8.4 knows no restriction; the credential adds its key to any request.
+		// Quirk Q9: this n8n knows no restriction, and the credential adds its key to any request.
 		expect(received()).toHaveLength(1);
 		expect(received()[0].headers['x-n8n-api-key'] === linkKey).toBe(true);
 	});
