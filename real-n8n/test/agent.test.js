@@ -86,12 +86,8 @@ const WITHOUT_ON_ERROR = {
 	newest: { A3: 'errorToModel', A22: 'emptyToModel' },
 };
 
-/**
- * Whether the n8n version enforces the Partner API credential's `restrictToSupportedNodes` (runtimes.js
- * label): n8n 2.40.7 does (n8n-core 2.25.0 and later), n8n 2.8.4 knows no such field.
- */
-const ENFORCES_RESTRICTION = { newest: true, pinned: false };
-const enforced = ENFORCES_RESTRICTION[RUNTIME.label];
+/** Whether the n8n version enforces the Partner API credential's `restrictToSupportedNodes` (quirk Q9). */
+const enforced = RUNTIME.enforcesNodeRestriction;
 
 /** The AI Agent version the installed n8n adds by default (its `defaultVersion`). */
 function defaultAgentVersion(runtime) {

@@ -114,12 +114,8 @@ async function save() {
 }
 
 const RUNTIME = n8nRuntime();
-/**
- * Whether the n8n version enforces the credential's `restrictToSupportedNodes`: n8n 2.40.7 does (its
- * n8n-core checks it from 2.25.0), n8n 2.8.4 knows no such field.
- */
-const ENFORCES_RESTRICTION = { newest: true, pinned: false };
-const enforced = ENFORCES_RESTRICTION[RUNTIME.label];
+/** Whether the n8n version enforces the credential's `restrictToSupportedNodes` (quirk Q9). */
+const enforced = RUNTIME.enforcesNodeRestriction;
 /** The nodes that may use the credential: the package's nodes that list it, and the node's AI-tool variant. */
 const SUPPORTED_NODES = [
 	'partnerPayroll',
