@@ -71,7 +71,11 @@ function listedDocuments(sandbox, companyId, listing) {
 		.map(({ listing: _listing, type, ...item }) => (listing === 'incomeTaxes' ? { ...item, type } : item));
 }
 
+/** The node's items of one company: each starts with `companyId`, the record's own fields after it. */
+const ofCompany = (companyId, records) => records.map((record) => ({ companyId, ...record }));
+
 module.exports = {
+	ofCompany,
 	startTestSandbox,
 	sandboxControl,
 	introspect,

@@ -19,6 +19,7 @@ const {
 	listRequests,
 	companyRecord,
 	listedDocuments,
+	ofCompany,
 } = require('../lib');
 
 jest.setTimeout(180_000);
@@ -124,17 +125,17 @@ function expectFile(item, { bytes, fileName, mimeType, property = 'data' }) {
 const OPERATION_CASES = {
 	company: {
 		nodes: (creds) => [partnerPayrollNode('Result', { resource: 'company', operation: 'get', companyId: '' }, creds.FR)],
-		check: (run) => expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual([companyRecord(sandbox, FR)]),
+		check: (run) => expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual(ofCompany(FR, [companyRecord(sandbox, FR)])),
 	},
 	companyById: {
 		nodes: (creds) => [partnerPayrollNode('Result', { resource: 'company', operation: 'get', companyId: GB }, creds.GB)],
-		check: (run) => expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual([companyRecord(sandbox, GB)]),
+		check: (run) => expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual(ofCompany(GB, [companyRecord(sandbox, GB)])),
 	},
 	companyFr: {
 		nodes: (creds) => [partnerPayrollNode('Result', { resource: 'company', operation: 'getFrench' }, creds.FR)],
 		check: async (run, creds) => {
 			const [item] = nodeItems(run, 'Result');
-			expect(item.json).toEqual(await directApiJson(`/companies-fr/${FR}`, creds.FR));
+			expect(item.json).toEqual(ofCompany(FR, [await directApiJson(`/companies-fr/${FR}`, creds.FR)])[0]);
 			expect(item.json).toMatchObject(companyRecord(sandbox, FR));
 		},
 	},
@@ -165,7 +166,7 @@ const OPERATION_CASES = {
 	accountingEntries: {
 		nodes: (creds) => [partnerPayrollNode('Result', { resource: 'accounting', operation: 'getEntries', month: MONTH }, creds.FR)],
 		check: (run) =>
-			expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual(sandbox.seed.accountingEntries(FR, MONTH)),
+			expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual(ofCompany(FR, sandbox.seed.accountingEntries(FR, MONTH))),
 	},
 	accountingCsv: {
 		nodes: (creds) => [partnerPayrollNode('Result', { resource: 'accounting', operation: 'downloadCsv', month: MONTH }, creds.FR)],
@@ -203,7 +204,7 @@ const OPERATION_CASES = {
 			partnerPayrollNode('Result', { resource: 'document', operation: 'getIncomeTaxDocuments' }, creds.GB),
 		],
 		check: (run) =>
-			expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual(listedDocuments(sandbox, GB, 'incomeTaxes')),
+			expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual(ofCompany(GB, listedDocuments(sandbox, GB, 'incomeTaxes'))),
 	},
 	incomeTaxPdfs: {
 		nodes: (creds) => [
@@ -216,7 +217,7 @@ const OPERATION_CASES = {
 		check: (run) => {
 			const items = nodeItems(run, 'Result');
 			const documents = listedDocuments(sandbox, GB, 'incomeTaxes');
-			expect(items.map((item) => item.json)).toEqual(documents);
+			expect(items.map((item) => item.json)).toEqual(ofCompany(GB, documents));
 			items.forEach((item, index) => {
 				const binary = item.binary.data;
 				expect(binary.fileName).toBe(documents[index].name);
@@ -232,7 +233,7 @@ const OPERATION_CASES = {
 			partnerPayrollNode('Result', { resource: 'document', operation: 'getAutoEnrolmentDocuments' }, creds.GB),
 		],
 		check: (run) =>
-			expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual(listedDocuments(sandbox, GB, 'autoEnrolment')),
+			expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual(ofCompany(GB, listedDocuments(sandbox, GB, 'autoEnrolment'))),
 	},
 	documentDownload: {
 		// The usual chain: list, then download each listed document by its documentUrl.
@@ -264,14 +265,14 @@ const OPERATION_CASES = {
 			partnerPayrollNode('Result', { resource: 'insuranceContract', operation: 'getHealthInsurance' }, creds.FR),
 		],
 		check: (run) =>
-			expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual(sandbox.seed.healthInsuranceContracts(FR)),
+			expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual(ofCompany(FR, sandbox.seed.healthInsuranceContracts(FR))),
 	},
 	providentFund: {
 		nodes: (creds) => [
 			partnerPayrollNode('Result', { resource: 'insuranceContract', operation: 'getProvidentFund' }, creds.FR),
 		],
 		check: (run) =>
-			expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual(sandbox.seed.providentFundContracts(FR)),
+			expect(nodeItems(run, 'Result').map((item) => item.json)).toEqual(ofCompany(FR, sandbox.seed.providentFundContracts(FR))),
 	},
 	billingDeclaration: {
 		nodes: (creds) => [

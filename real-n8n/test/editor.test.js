@@ -21,6 +21,7 @@ const {
 	partnerPayrollNode,
 	chainWorkflow,
 	nodeItems,
+	ofCompany,
 } = require('../lib');
 
 jest.setTimeout(180_000);
@@ -229,6 +230,6 @@ describe('OAuth2 credential: Connect in the browser', () => {
 
 		expect(ok).toBe(true);
 		const [item] = nodeItems(run, 'Company');
-		expect(item.json).toEqual(companyRecord(sandbox, OAUTH_COMPANY));
+		expect(item.json).toEqual(ofCompany(OAUTH_COMPANY, [companyRecord(sandbox, OAUTH_COMPANY)])[0]);
 	});
 });

@@ -20,6 +20,7 @@ const {
 	sha256,
 	sandboxControl,
 	listRequests,
+	ofCompany,
 } = require('../lib');
 
 jest.setTimeout(180_000);
@@ -317,7 +318,7 @@ describe('redirects and items', () => {
 		expect(byMonth[1].length).toBeGreaterThan(1);
 
 		const entries = nodeItems(run, NODE);
-		expect(entries.map((entry) => entry.json)).toEqual(byMonth.flat());
+		expect(entries.map((entry) => entry.json)).toEqual(ofCompany(FR, byMonth.flat()));
 		expect(entries.map((entry) => entry.pairedItem)).toEqual(
 			byMonth.flatMap((monthEntries, input) => monthEntries.map(() => ({ item: input }))),
 		);
