@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import type { RestrictableToSupportedNodes } from './common';
+import { originOf, requestTargetOf, type RestrictableToSupportedNodes } from './common';
 
 /** The header n8n's public API reads its key from (n8n 2.8.4 and 2.40.7). */
 export const N8N_API_KEY_HEADER = 'X-N8N-API-KEY';
@@ -61,10 +61,19 @@ export class PartnerPayrollN8nApi implements ICredentialType, RestrictableToSupp
 
 	// A function, like the package's other credentials: n8n would evaluate a generic header's
 	// expression in its sandbox for every request.
+	// The key goes to this n8n only, also where n8n lets another node use the credential (n8n 2.8
+	// ignores restrictToSupportedNodes, quirk Q9): a request to another origin is not signed.
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
+		const own = originOf(credentials.url);
+		const target = requestTargetOf(requestOptions)?.origin;
+		if (own === undefined || target !== own) {
+			throw new Error(
+				`The n8n API key goes only to the credential's n8n URL${own ? ` (${own})` : ''}, not to ${target ?? `"${requestOptions.url}"`}; nothing was sent.`,
+			);
+		}
 		return {
 			...requestOptions,
 			headers: {

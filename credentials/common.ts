@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
 export const apiBaseUrlField: INodeProperties = {
 	displayName: 'API Base URL',
@@ -27,4 +27,22 @@ export const authServerUrlField: INodeProperties = {
  */
 export interface RestrictableToSupportedNodes {
 	restrictToSupportedNodes?: true;
+}
+
+/** The absolute address a request goes to (its `url` absolute or relative to `baseURL`); undefined if none. */
+export function requestTargetOf(requestOptions: IHttpRequestOptions): URL | undefined {
+	try {
+		return new URL(requestOptions.url, requestOptions.baseURL || undefined);
+	} catch {
+		return undefined;
+	}
+}
+
+/** The origin of an address a credential holds; undefined when it is not a URL. */
+export function originOf(address: unknown): string | undefined {
+	try {
+		return new URL(String(address ?? '').trim()).origin;
+	} catch {
+		return undefined;
+	}
 }

@@ -19,6 +19,27 @@ test("is restricted to the package's nodes, as the Partner API credential is (n8
 	expect(credentialType).toHaveProperty('restrictToSupportedNodes', true);
 });
 
+test('signs requests to its own n8n only: the key never goes to another origin, whichever node asks (n8n 2.8 lets any node use the credential)', async () => {
+	const credentials = { url: 'https://n8n.example.com/', apiKey: 'the-key' };
+	const own = await credentialType.authenticate(credentials, {
+		url: '/api/v1/credentials/7',
+		baseURL: 'https://n8n.example.com/api/v1',
+		method: 'PATCH',
+	});
+	expect(own.headers).toEqual({ 'X-N8N-API-KEY': 'the-key' });
+	for (const url of [
+		'https://collector.example.net/collect',
+		'http://n8n.example.com/api/v1/credentials',
+		'not a url',
+	]) {
+		const refused = credentialType.authenticate(credentials, { url, method: 'GET' });
+		await expect(refused).rejects.toThrow(
+			/The n8n API key goes only to the credential's n8n URL \(https:\/\/n8n\.example\.com\)/,
+		);
+		await expect(refused).rejects.not.toThrow(/the-key/);
+	}
+});
+
 test('a key that n8n accepts: OK, after one GET /api/v1/credentials?limit=1 carrying the key', async () => {
 	const result = await testCredential(credentialType, { url: `${n8n.url}/`, apiKey: N8N_API_KEY });
 	expect(result.status).toBe('OK');
