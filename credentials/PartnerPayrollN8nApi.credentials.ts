@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { originOf, requestTargetOf, type RestrictableToSupportedNodes } from './common';
+import { originsOf, type RestrictableToSupportedNodes } from './common';
 
 /** The header n8n's public API reads its key from (n8n 2.8.4 and 2.40.7). */
 export const N8N_API_KEY_HEADER = 'X-N8N-API-KEY';
@@ -67,8 +67,7 @@ export class PartnerPayrollN8nApi implements ICredentialType, RestrictableToSupp
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		const own = originOf(credentials.url);
-		const target = requestTargetOf(requestOptions)?.origin;
+		const { target, own } = originsOf(requestOptions, credentials.url);
 		if (own === undefined || target !== own) {
 			throw new Error(
 				`The n8n API key goes only to the credential's n8n URL${own ? ` (${own})` : ''}, not to ${target ?? `"${requestOptions.url}"`}; nothing was sent.`,

@@ -6,13 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import {
-	apiBaseUrlField,
-	authServerUrlField,
-	originOf,
-	requestTargetOf,
-	type RestrictableToSupportedNodes,
-} from './common';
+import { apiBaseUrlField, authServerUrlField, type RestrictableToSupportedNodes } from './common';
 import { COMPANY_HINT_HEADER, CompanyRefusal } from './companyRequests';
 import { lookUpCompany } from './partnerCompanies';
 
@@ -40,13 +34,21 @@ function decodedSegment(segment: string): string {
 
 /** The absolute address a request goes to, whether its `url` is absolute or relative to `baseURL`. */
 function targetOf(requestOptions: IHttpRequestOptions): URL {
-	const target = requestTargetOf(requestOptions);
-	if (!target) {
+	try {
+		return new URL(requestOptions.url, requestOptions.baseURL || undefined);
+	} catch {
 		throw new CompanyRefusal(
 			`The request address "${requestOptions.url}" is not a URL; nothing was sent.`,
 		);
 	}
-	return target;
+}
+
+function originOf(address: unknown): string | undefined {
+	try {
+		return new URL(String(address ?? '').trim()).origin;
+	} catch {
+		return undefined;
+	}
 }
 
 /**

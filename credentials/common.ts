@@ -29,20 +29,23 @@ export interface RestrictableToSupportedNodes {
 	restrictToSupportedNodes?: true;
 }
 
-/** The absolute address a request goes to (its `url` absolute or relative to `baseURL`); undefined if none. */
-export function requestTargetOf(requestOptions: IHttpRequestOptions): URL | undefined {
-	try {
-		return new URL(requestOptions.url, requestOptions.baseURL || undefined);
-	} catch {
-		return undefined;
-	}
-}
-
-/** The origin of an address a credential holds; undefined when it is not a URL. */
-export function originOf(address: unknown): string | undefined {
-	try {
-		return new URL(String(address ?? '').trim()).origin;
-	} catch {
-		return undefined;
-	}
+/**
+ * The origin a request goes to and the origin of `address` (a credential's own URL); each undefined
+ * when it is not a URL, so that a caller compares them before it signs anything.
+ */
+export function originsOf(
+	requestOptions: IHttpRequestOptions,
+	address: unknown,
+): { target?: string; own?: string } {
+	const origin = (url: string, base?: string) => {
+		try {
+			return new URL(url, base || undefined).origin;
+		} catch {
+			return undefined;
+		}
+	};
+	return {
+		target: origin(requestOptions.url, requestOptions.baseURL),
+		own: origin(String(address ?? '').trim()),
+	};
 }

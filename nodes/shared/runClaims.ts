@@ -19,10 +19,10 @@ export const RUNS_FIELD = 'partnerPayrollRuns';
 /** Claims kept per workflow, the oldest dropped first: months of a partner's whole client list. */
 export const RUNS_KEPT = 3000;
 
-/** A workflow's runs: started (dedupeKey → when, in claim order) and held while n8n starts them. */
+/** A workflow's runs by run key (`runKeyOf`): started (→ when, in claim order), and held while n8n starts them. */
 interface WorkflowRuns {
 	started: Map<string, number>;
-	/** dedupeKey → since when (ms): a webhook delivery n8n is still turning into an execution. */
+	/** Run key → since when (ms): a webhook delivery n8n is still turning into an execution. */
 	held: Map<string, number>;
 }
 
