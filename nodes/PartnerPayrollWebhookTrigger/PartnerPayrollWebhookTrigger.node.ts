@@ -4,7 +4,6 @@ import {
 	type ICredentialTestFunctions,
 	type IHookFunctions,
 	type INodeCredentialTestResult,
-	type INodeExecutionData,
 	type INodeType,
 	type INodeTypeDescription,
 	type IWebhookFunctions,
@@ -12,41 +11,22 @@ import {
 } from 'n8n-workflow';
 
 import { credentialTests } from '../shared/credentialTest';
-import {
-	RUNS_FIELD,
-	adoptStoredRuns,
-	holdRun,
-	releaseRun,
-	runKeyOf,
-	startRun,
-	storableRuns,
-} from '../shared/runClaims';
 import { manualWebhookMethods } from '../shared/manualWebhookMethods';
-import { acknowledge, refuse } from './helpers/responses';
+import { LOG_PREFIX, acknowledge, refuse } from './helpers/responses';
+import { MATCH_PARTNER_COMPANIES, readPartnerList } from './helpers/companyHealth';
+import { readEvent } from './helpers/events';
+import { filteredOut, readEventFilter } from './helpers/filters';
 import {
-	MATCH_PARTNER_COMPANIES,
-	companyHeld,
-	holdCompany,
-	integrationOutcome,
-	labelOf,
-	laterHealth,
-	readHealth,
-	readPartnerList,
-	type HealthOutcome,
-	type PartnerList,
-} from './helpers/companyHealth';
-import { claim, decide, processMemory, readRecord, storable } from './helpers/deliveries';
-import { readEvent, type ServiceEvent } from './helpers/events';
-import { filteredOut, readEventFilter, type EventFilter } from './helpers/filters';
-import { connectionItem, webhookItem } from './helpers/webhookItems';
+	handOver,
+	testDelivery,
+	type Answered,
+	type VerifiedDelivery,
+	type WebhookSetup,
+} from './helpers/handOver';
 import { rawRequestBody } from './helpers/requestBody';
 import { DEFAULT_TOLERANCE_SECONDS, verifySignature } from './helpers/signature';
 import { signingKeys } from './helpers/signingSecrets';
-import { settleWhenAnswered } from './helpers/answerEvents';
-import { startAndRecord } from './helpers/staticDataSave';
 import { webhookTriggerProperties } from './description';
-
-const LOG_PREFIX = 'Partner Payroll Webhook Trigger:';
 
 /** The endpoint is registered by hand in the provider's webhook portal: n8n has nothing to create. */
 function logWhereToPasteUrl(context: IHookFunctions): void {
@@ -136,25 +116,6 @@ export class PartnerPayrollWebhookTrigger implements INodeType {
 	}
 }
 
-/** What every delivery is checked with: the parameters and the credential's signing keys. */
-interface WebhookSetup {
-	filter: EventFilter;
-	fireOnRerun: boolean;
-	toleranceSeconds: number;
-	keys: Buffer[];
-}
-
-/** A delivery whose signature was verified, of an event that passed the filters. */
-interface VerifiedDelivery {
-	event: ServiceEvent;
-	messageId: string;
-	/** The linked Partner API credential's companies, or undefined when none is linked. */
-	partnerList: PartnerList | undefined;
-}
-
-/** Answered already: what the sender gets, and nothing starts. */
-type Answered = { answer: IWebhookResponseData };
-
 async function readSetup(context: IWebhookFunctions): Promise<WebhookSetup | Answered> {
 	const filter = readEventFilter(context);
 	const fireOnRerun = context.getNodeParameter('options.fireOnRerun', false) as boolean;
@@ -209,126 +170,4 @@ async function verifiedDelivery(
 	const why = filteredOut(event, setup.filter);
 	if (why) return { answer: acknowledge(context, `Filtered out: ${why}; nothing started`) };
 	return { event, messageId, partnerList: await readPartnerList(context) };
-}
-
-/** The Test URL: every verified event shows, and the record is neither read nor written. */
-function testDelivery(
-	context: IWebhookFunctions,
-	delivery: VerifiedDelivery,
-): IWebhookResponseData {
-	const { event, partnerList } = delivery;
-	const outcome =
-		partnerList && event.month === undefined
-			? integrationOutcome(event, partnerList, {}, true)
-			: undefined;
-	if (outcome?.kind === 'nothing') return acknowledge(context, `${outcome.why}; nothing started`);
-	return { workflowData: [[eventItem(delivery, false, outcome)]] };
-}
-
-/**
- * The Production URL: a duplicate or a delivery in flight is answered; otherwise the delivery is
- * claimed, and its record (with the companies' connection health) written when n8n, having created
- * the execution, reads the answer.
- */
-function handOver(
-	context: IWebhookFunctions,
-	setup: WebhookSetup,
-	delivery: VerifiedDelivery,
-): IWebhookResponseData {
-	// From here to the return, nothing awaits: the decision and the claim are one step for
-	// every other request of this process.
-	// Under the node's id, not its name (n8n keys a node's own static data by name): a rename
-	// keeps the record.
-	const staticData = context.getWorkflowStaticData('global');
-	// n8n quirk Q3: docs/n8n-quirks.md
-	const recordKey = `partnerPayrollWebhookTrigger:${context.getNode().id}`;
-	const { event, messageId, partnerList } = delivery;
-	// A run of a company the linked credential cannot serve yet would fail the workflow's nodes and be
-	// lost: the sender retries it, and it starts once the company is connected.
-	const unserved = partnerList && event.month !== undefined && unservedCompany(partnerList, event);
-	if (unserved) {
-		context.logger.warn(`${LOG_PREFIX} ${unserved}; the service retries the delivery`);
-		return refuse(context, 'notConnected', `Retry later: ${unserved}`);
-	}
-	const stored = readRecord(staticData[recordKey]);
-	const memory = processMemory(`${context.getWorkflow().id ?? ''}:${context.getNode().id}`);
-	const claimed = { stored, memory, event, messageId };
-	const decision = decide({ ...claimed, fireOnRerun: setup.fireOnRerun }, Date.now());
-	if (decision.kind === 'duplicate') {
-		return acknowledge(context, `Duplicate: ${decision.why}; nothing started`);
-	}
-	if (decision.kind === 'inFlight') {
-		return refuse(context, 'inFlight', `Retry later: ${decision.why}`);
-	}
-	const health = partnerList && laterHealth(readHealth(staticData[recordKey]), memory.health.known);
-	let outcome: HealthOutcome | undefined;
-	if (partnerList && health && event.month === undefined) {
-		if (companyHeld(memory.health, event.companyId, Date.now())) {
-			return refuse(
-				context,
-				'inFlight',
-				`Retry later: another connection change of company ${event.companyId} is still being handed to n8n`,
-			);
-		}
-		outcome = integrationOutcome(event, partnerList, health);
-		if (outcome.kind === 'nothing') return acknowledge(context, `${outcome.why}; nothing started`);
-	}
-	const item = eventItem(delivery, decision.isRerun, outcome);
-	// The run, claimed for both triggers of the workflow: the polling trigger may have started it.
-	const workflowId = context.getWorkflow().id ?? '';
-	const runKey = runKeyOf(item.json) ?? messageId;
-	adoptStoredRuns(workflowId, staticData[RUNS_FIELD]);
-	if (!holdRun(workflowId, runKey, Date.now())) {
-		return acknowledge(
-			context,
-			`Duplicate: ${runKey} was already started, or is being started, by another Partner Payroll trigger of this workflow; nothing started`,
-		);
-	}
-	const change = outcome?.kind === 'emit' ? outcome.change : undefined;
-	const { toStore, settle } = claim(claimed, Date.now());
-	const release = change ? holdCompany(memory.health, change, Date.now()) : undefined;
-	settleWhenAnswered(context, (handedOver) => {
-		settle(handedOver);
-		release?.(handedOver);
-		if (!handedOver) releaseRun(workflowId, runKey);
-	});
-	// Every save writes the health too (a concurrent save of another delivery would drop it).
-	const record = health
-		? { ...storable(toStore), health: change ? laterHealth(health, change) : health }
-		: storable(toStore);
-	const answerBody = {
-		message: `Workflow started for message ${messageId} (${event.event}, company ${event.companyId})`,
-	};
-	// Read by n8n once the execution exists: the run is started, and stored with the delivery's record.
-	const records = () => {
-		startRun(workflowId, runKey, Date.now());
-		return { [recordKey]: record, [RUNS_FIELD]: storableRuns(workflowId) };
-	};
-	return startAndRecord([[item]], staticData, records, answerBody);
-}
-
-/** Why the linked credential cannot serve the company of a run, or undefined when it can. */
-function unservedCompany(list: PartnerList, event: ServiceEvent): string | undefined {
-	const company = list.get(event.companyId);
-	if (!company) {
-		return `company ${event.companyId} is not in the Partner API credential yet (connect it with the connect link)`;
-	}
-	return company.problem === undefined
-		? undefined
-		: `the row of company ${event.companyId} (${company.label}) cannot serve requests: ${company.problem}`;
-}
-
-/**
- * The item of a delivery: the event's (with the company's label when a Partner API credential is
- * linked), or the connection change an integration event made.
- */
-function eventItem(
-	delivery: VerifiedDelivery,
-	isRerun: boolean,
-	outcome: HealthOutcome | undefined,
-): INodeExecutionData {
-	const { event, messageId, partnerList } = delivery;
-	if (outcome?.kind === 'emit') return connectionItem(outcome.item, event, messageId);
-	const label = partnerList && labelOf(partnerList, event.companyId);
-	return webhookItem(event, { messageId, isRerun }, label);
 }

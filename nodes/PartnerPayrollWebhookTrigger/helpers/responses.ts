@@ -1,5 +1,8 @@
 import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+/** What starts every log line of the webhook trigger. */
+export const LOG_PREFIX = 'Partner Payroll Webhook Trigger:';
+
 // Every answer that starts no execution. What the sender (Svix) does with it:
 // - 2xx: delivered, never retried;
 // - 401, 409, 503: failed, retried with the same message id (5 s, 5 min, 30 min, 2 h, ...);
