@@ -2,18 +2,8 @@ import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { wait } from './wait';
 
-// The service limits each client application per second, reads and writes apart, and says so in
-// every answer (X-RateLimit-Limit-Second, X-RateLimit-Remaining-Second). Every request this n8n
-// process sends to one application takes a slot of that application's pace first, so the node's
-// items, other executions, the trigger's polls and nested downloads share one budget. Without the
-// headers nothing is slowed down.
-//
-// The service counts a request in the second it arrives, which may be after the second its slot was
-// taken in (a loaded machine, a slow network). It arrives between its slot and its answer, so a new
-// second starts with the requests of this process that are still on their way: taken and not yet
-// sent, or sent and not yet answered. Each second's count is then never below what the service can
-// count of this process's requests in it, however late they arrive. An answer dated (its Date header)
-// before the current second shows that its request was counted there: it gives its place back.
+// The pace of each client application at the service's per-second limit, reads and writes apart,
+// shared by every request of this n8n process; why it counts as it does: docs/errors-and-retries.md.
 
 export type RequestKind = 'read' | 'write';
 
@@ -40,10 +30,7 @@ export interface Clock {
 	sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-const systemClock: Clock = {
-	now: () => Date.now(),
-	sleep: async (ms, signal) => await wait(ms, signal),
-};
+const systemClock: Clock = { now: () => Date.now(), sleep: wait };
 
 interface Lane {
 	/** The limit per second the service announced; unknown until an answer says it. */
