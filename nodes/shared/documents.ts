@@ -163,10 +163,7 @@ function listedDocumentPath(
 	return documentPath(checkedId(id, 'The listed documentId', node, itemIndex));
 }
 
-/**
- * A listed document's item with its PDF added as binary data, named as the listing names it.
- * The listing's fields stay as they are.
- */
+/** A listed document's item, its fields as listed, with its PDF (named as listed) as binary data. */
 export async function withListedDocumentPdf(
 	context: PartnerPayrollFunctions,
 	connection: Connection,

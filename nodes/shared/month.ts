@@ -61,10 +61,7 @@ export function normalizeMonth(
 		throw parameterError(
 			node,
 			`${field.displayName} must be a month as YYYYMM, for example 202610 (got "${text || String(value ?? '')}")`,
-			{
-				itemIndex,
-				description: `${MONTH_HELP} (parameter "${field.name}")`,
-			},
+			{ itemIndex, description: `${MONTH_HELP} (parameter "${field.name}")` },
 		);
 	}
 	return named ?? `${match![1]}${match![2] ?? match![3]}`;

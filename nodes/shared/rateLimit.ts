@@ -7,10 +7,7 @@ import { wait } from './wait';
 
 export type RequestKind = 'read' | 'write';
 
-/**
- * Slots left free in each second: the service's seconds follow its own clock, which may differ from
- * this machine's by a little.
- */
+/** Slots left free in each second: the service's clock may differ a little from this machine's. */
 const SAFETY_MARGIN = 2;
 /**
  * A slot not used for a request within this time was given up (the caller was cancelled or ran out of
@@ -30,8 +27,6 @@ export interface Clock {
 	sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-const systemClock: Clock = { now: () => Date.now(), sleep: wait };
-
 interface Lane {
 	/** The limit per second the service announced; unknown until an answer says it. */
 	limit?: number;
@@ -41,10 +36,7 @@ interface Lane {
 	taken: number;
 	/** Requests on their way when that second started, which the service may count in it. */
 	carried: number;
-	/**
-	 * What the service said it counted in that second (other executions and processes too), and the
-	 * slots taken since it said so.
-	 */
+	/** What the service said it counted in that second (other processes too), plus slots taken since. */
 	counted: number;
 	/** When each slot not yet used for a request was taken. */
 	unsent: number[];
@@ -76,7 +68,7 @@ export function askedWaitMs(response: IN8nHttpFullResponse): number | undefined 
 export class Pacer {
 	private readonly lanes = new Map<string, Lane>();
 
-	constructor(private readonly clock: Clock = systemClock) {}
+	constructor(private readonly clock: Clock = { now: () => Date.now(), sleep: wait }) {}
 
 	private laneOf(application: string, kind: RequestKind): Lane {
 		const key = `${kind} ${application}`;
@@ -98,10 +90,7 @@ export class Pacer {
 		return lane;
 	}
 
-	/**
-	 * Moves the lane to the second of `now`. A new second starts with the requests still on their way,
-	 * which the service may count in it.
-	 */
+	/** Moves the lane to the second of `now`, which starts with the requests still on their way. */
 	private enterSecondOf(lane: Lane, now: number) {
 		const second = Math.floor(now / 1000);
 		if (second === lane.second) return;
