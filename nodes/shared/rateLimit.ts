@@ -101,11 +101,6 @@ export class Pacer {
 		lane.counted = 0;
 	}
 
-	/** Requests counted in the lane's second: ours, or what the service counted when that is more. */
-	private usedOf(lane: Lane): number {
-		return Math.max(lane.taken + lane.carried, lane.counted);
-	}
-
 	/** Waits for a slot of the application's pace: within the learned limit of the current second. */
 	async takeSlot(
 		application: string,
@@ -116,7 +111,9 @@ export class Pacer {
 		for (;;) {
 			const now = this.clock.now();
 			this.enterSecondOf(lane, now);
-			if (lane.limit === undefined || this.usedOf(lane) < lane.limit - lane.margin) break;
+			// Requests counted in this second: ours, or what the service counted when that is more.
+			const used = Math.max(lane.taken + lane.carried, lane.counted);
+			if (lane.limit === undefined || used < lane.limit - lane.margin) break;
 			// The next second opens new slots: wait for it, a little after, spread out.
 			await this.clock.sleep(1000 - (now % 1000) + Math.floor(Math.random() * 20), options.signal);
 		}

@@ -87,9 +87,8 @@ function checkSuccessBody(
 		const values = { effect: errorContext.effect, what: 'an HTML page' };
 		throw failureError(node, 'writeAnswerNotApi', values, itemIndex);
 	}
-	if (text) {
+	if (text)
 		throw uncertainWriteError(node, { reason: 'the answer could not be read' }, errorContext);
-	}
 }
 
 /** One attempt's options in n8n's `httpRequest` shape, without the attempt's timeout. */
@@ -111,11 +110,7 @@ function httpOptionsOf(connection: Connection, request: ApiRequest): IHttpReques
 		body: request.body,
 		json: !request.file,
 		encoding: request.file ? 'stream' : undefined,
-		headers: {
-			Accept: request.file ? '*/*' : 'application/json',
-			...(request.headers ?? {}),
-			...hint,
-		},
+		headers: { Accept: request.file ? '*/*' : 'application/json', ...request.headers, ...hint },
 		ignoreHttpStatusErrors: true,
 		returnFullResponse: true,
 		disableFollowRedirect: request.toAuthorizationServer,

@@ -21,8 +21,8 @@ export function typedCompanyId(
 ): string {
 	const node = context.getNode();
 	const typed = String(context.getNodeParameter('companyId', itemIndex, '') ?? '').trim();
-	if (connection.partner && typed === '')
-		throw failureError(node, 'partnerCompanyMissing', {}, itemIndex);
+	const { partner } = connection;
+	if (partner && typed === '') throw failureError(node, 'partnerCompanyMissing', {}, itemIndex);
 	return typed && checkedId(typed, 'Company ID', node, itemIndex);
 }
 
