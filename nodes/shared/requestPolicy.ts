@@ -57,9 +57,8 @@ interface RequestPolicy {
 }
 
 /**
- * How one attempt is sent: n8n's request helper, with the arguments that go before and after the
- * attempt's options (n8n's helpers differ in their arguments: the transport pairs each with its own).
- * Each attempt gets the options with its own `timeout`.
+ * How one attempt is sent: n8n's request helper and the arguments around the options (n8n's helpers
+ * differ in them: the transport pairs each with its own); each attempt adds its own `timeout`.
  */
 export interface Sending {
 	helper: (...args: never[]) => Promise<unknown>;

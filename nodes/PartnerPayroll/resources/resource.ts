@@ -48,9 +48,8 @@ const partnerCompanyField: INodeProperties = {
 };
 
 /**
- * Company ID, shown for every operation of one resource but those named: typed, or with the Partner API
- * credential a company of its list (shown for every operation: its token is the one the operation uses),
- * except for the operations that take no company from it (`listOperations`).
+ * A resource's Company ID: typed (hidden for `exceptOperations` and `listOperations`), or with the Partner
+ * API credential one of its list, whose token the operation uses (hidden for `listOperations` only).
  */
 const companyIdFieldsOf = (
 	resource: string,
