@@ -18,7 +18,6 @@ import { bodyBytes, isObject, isStream } from './bodies';
 /** An error of the API or of the way to it: may the same request succeed again, and after what wait. */
 export class PartnerPayrollApiError extends NodeApiError {
 	retryable = false;
-
 	retryAfterMs?: number;
 }
 
@@ -126,7 +125,6 @@ export function apiErrorFromResponse(
 		httpCode: String(response.statusCode),
 		itemIndex: context.itemIndex,
 	});
-	// After a 429 or a 5xx, the same request may succeed after the wait the service asks for.
 	error.retryable = RETRYABLE_STATUSES.includes(response.statusCode);
 	if (error.retryable) error.retryAfterMs = askedWaitMs(response);
 	return error;

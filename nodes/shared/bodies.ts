@@ -11,12 +11,7 @@ export function isObject(value: unknown): value is IDataObject {
 type BodyStream = Exclude<Parameters<BinaryHelperFunctions['prepareBinaryData']>[0], Buffer>;
 
 export function isStream(body: unknown): body is BodyStream {
-	return (
-		typeof body === 'object' &&
-		body !== null &&
-		typeof (body as { pipe?: unknown }).pipe === 'function' &&
-		Symbol.asyncIterator in body
-	);
+	return isObject(body) && typeof body.pipe === 'function' && Symbol.asyncIterator in body;
 }
 
 /** The whole body as bytes; a streamed body is read here, once, and only up to `maxBytes`. */

@@ -4,7 +4,7 @@ import { fileNamePart, fileToItem, safeFileName } from './binary';
 import { bodyBytes, isStream } from './bodies';
 import type { Connection, PartnerPayrollFunctions } from './connection';
 import { failureError, parameterError, type ErrorContext } from './errors';
-import { checkedId, checkedSegment, hasControlCharacter } from './ids';
+import { checkedId, decoded, hasControlCharacter } from './ids';
 import { apiRequest } from './transport';
 
 // A document of the UK listings: how a reference to it is read, where it is downloaded from, its PDF.
@@ -116,7 +116,7 @@ export function parseDocumentReference(
 	}
 	// Rebuilt from decoded, checked and re-encoded segments: the listed path, never more.
 	const [companyId, contractId, documentId] = [match[1], match[2], match[3]].map((segment) =>
-		segment === undefined ? undefined : checkedSegment(segment, 'Document ID', node, itemIndex),
+		segment === undefined ? undefined : checkedId(decoded(segment), 'Document ID', node, itemIndex),
 	);
 	const contract = contractId === undefined ? '' : `/contracts/${encodeURIComponent(contractId)}`;
 	return {
@@ -163,10 +163,7 @@ function listedDocumentPath(
 	return documentPath(checkedId(id, 'The listed documentId', node, itemIndex));
 }
 
-/**
- * A listed document's item with its PDF added as binary data, named as the listing names it.
- * The listing's fields stay as they are.
- */
+/** A listed document's item, its fields as listed, with its PDF (named as listed) as binary data. */
 export async function withListedDocumentPdf(
 	context: PartnerPayrollFunctions,
 	connection: Connection,

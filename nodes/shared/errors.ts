@@ -1,9 +1,7 @@
 import { NodeApiError, NodeOperationError, type INode } from 'n8n-workflow';
 
-// What the user reads when a request cannot be sent or the request policy gave up: every such message
-// and hint is built here (the service's own error answers are mapped in apiError.ts); the request
-// policy only decides (kind of failure, attempts, waits). A message that one caller alone gives (the
-// trigger's empty sample, the billing ledger's batch) is written where it is given.
+// What the user reads when a request cannot be sent or the request policy gave up (the service's own
+// error answers are mapped in apiError.ts); a message that one caller alone gives is written there.
 
 export type CountryCode = 'FR' | 'GB';
 

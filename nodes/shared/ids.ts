@@ -18,7 +18,8 @@ export const companyIdField: INodeProperties = {
 		'ID of the company to read. Leave empty to use the company the token was issued for (found once per execution through the authorization server).',
 };
 
-function decoded(value: string): string {
+/** A percent-encoded value decoded, or as it stands when it does not decode. */
+export function decoded(value: string): string {
 	try {
 		return decodeURIComponent(value);
 	} catch {
@@ -49,9 +50,4 @@ export function checkedId(value: unknown, field: string, node: INode, itemIndex?
 		);
 	}
 	return id;
-}
-
-/** A path segment of a URL the API returned, decoded, then checked like a typed id. */
-export function checkedSegment(segment: string, field: string, node: INode, itemIndex?: number) {
-	return checkedId(decoded(segment), field, node, itemIndex);
 }

@@ -16,11 +16,8 @@ const ACCEPTED_MONTH = new RegExp(
 export const MONTH_HELP =
 	'A month as YYYYMM (202610). Also accepted: YYYY-MM (2026-10); an ISO date or date-time (2026-10-31, 2026-10-31T23:30:00+01:00), whose calendar month is kept as written whatever the offset; a month name with its year (October 2026, Oct 2026); a date from an expression such as {{ $now }}, read in the time zone of the workflow. The year starts with 2.';
 
-export interface MonthField {
-	/** Parameter name, as in the workflow JSON. */
-	name: string;
-	displayName: string;
-}
+/** A Month field's parameter name (as in the workflow JSON) and the name the user reads. */
+export type MonthField = Pick<INodeProperties, 'name' | 'displayName'>;
 
 function asText(value: unknown, timeZone: string): string {
 	// A Date object is an instant without a zone: its month is the workflow's, like $now's.
@@ -64,10 +61,7 @@ export function normalizeMonth(
 		throw parameterError(
 			node,
 			`${field.displayName} must be a month as YYYYMM, for example 202610 (got "${text || String(value ?? '')}")`,
-			{
-				itemIndex,
-				description: `${MONTH_HELP} (parameter "${field.name}")`,
-			},
+			{ itemIndex, description: `${MONTH_HELP} (parameter "${field.name}")` },
 		);
 	}
 	return named ?? `${match![1]}${match![2] ?? match![3]}`;
@@ -80,14 +74,13 @@ export function readableMonth(month: string): string {
 
 /** A month field of the node: what the month is for, then what the field accepts. */
 export function monthFieldOf(field: MonthField, meaning: string): INodeProperties {
-	const description = `${meaning} ${MONTH_HELP}`;
 	return {
 		...field,
 		type: 'string',
 		required: true,
 		default: '',
 		placeholder: '202610',
-		description,
+		description: `${meaning} ${MONTH_HELP}`,
 	};
 }
 

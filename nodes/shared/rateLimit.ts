@@ -2,25 +2,12 @@ import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { wait } from './wait';
 
-// The service limits each client application per second, reads and writes apart, and says so in
-// every answer (X-RateLimit-Limit-Second, X-RateLimit-Remaining-Second). Every request this n8n
-// process sends to one application takes a slot of that application's pace first, so the node's
-// items, other executions, the trigger's polls and nested downloads share one budget. Without the
-// headers nothing is slowed down.
-//
-// The service counts a request in the second it arrives, which may be after the second its slot was
-// taken in (a loaded machine, a slow network). It arrives between its slot and its answer, so a new
-// second starts with the requests of this process that are still on their way: taken and not yet
-// sent, or sent and not yet answered. Each second's count is then never below what the service can
-// count of this process's requests in it, however late they arrive. An answer dated (its Date header)
-// before the current second shows that its request was counted there: it gives its place back.
+// The pace of each client application at the service's per-second limit, reads and writes apart,
+// shared by every request of this n8n process; why it counts as it does: docs/errors-and-retries.md.
 
 export type RequestKind = 'read' | 'write';
 
-/**
- * Slots left free in each second: the service's seconds follow its own clock, which may differ from
- * this machine's by a little.
- */
+/** Slots left free in each second: the service's clock may differ a little from this machine's. */
 const SAFETY_MARGIN = 2;
 /**
  * A slot not used for a request within this time was given up (the caller was cancelled or ran out of
@@ -40,11 +27,6 @@ export interface Clock {
 	sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-const systemClock: Clock = {
-	now: () => Date.now(),
-	sleep: async (ms, signal) => await wait(ms, signal),
-};
-
 interface Lane {
 	/** The limit per second the service announced; unknown until an answer says it. */
 	limit?: number;
@@ -54,10 +36,7 @@ interface Lane {
 	taken: number;
 	/** Requests on their way when that second started, which the service may count in it. */
 	carried: number;
-	/**
-	 * What the service said it counted in that second (other executions and processes too), and the
-	 * slots taken since it said so.
-	 */
+	/** What the service said it counted in that second (other processes too), plus slots taken since. */
 	counted: number;
 	/** When each slot not yet used for a request was taken. */
 	unsent: number[];
@@ -89,7 +68,7 @@ export function askedWaitMs(response: IN8nHttpFullResponse): number | undefined 
 export class Pacer {
 	private readonly lanes = new Map<string, Lane>();
 
-	constructor(private readonly clock: Clock = systemClock) {}
+	constructor(private readonly clock: Clock = { now: () => Date.now(), sleep: wait }) {}
 
 	private laneOf(application: string, kind: RequestKind): Lane {
 		const key = `${kind} ${application}`;
@@ -111,10 +90,7 @@ export class Pacer {
 		return lane;
 	}
 
-	/**
-	 * Moves the lane to the second of `now`. A new second starts with the requests still on their way,
-	 * which the service may count in it.
-	 */
+	/** Moves the lane to the second of `now`, which starts with the requests still on their way. */
 	private enterSecondOf(lane: Lane, now: number) {
 		const second = Math.floor(now / 1000);
 		if (second === lane.second) return;
@@ -123,11 +99,6 @@ export class Pacer {
 		lane.taken = 0;
 		lane.carried = lane.unsent.length + lane.inTransit;
 		lane.counted = 0;
-	}
-
-	/** Requests counted in the lane's second: ours, or what the service counted when that is more. */
-	private usedOf(lane: Lane): number {
-		return Math.max(lane.taken + lane.carried, lane.counted);
 	}
 
 	/** Waits for a slot of the application's pace: within the learned limit of the current second. */
@@ -140,7 +111,9 @@ export class Pacer {
 		for (;;) {
 			const now = this.clock.now();
 			this.enterSecondOf(lane, now);
-			if (lane.limit === undefined || this.usedOf(lane) < lane.limit - lane.margin) break;
+			// Requests counted in this second: ours, or what the service counted when that is more.
+			const used = Math.max(lane.taken + lane.carried, lane.counted);
+			if (lane.limit === undefined || used < lane.limit - lane.margin) break;
 			// The next second opens new slots: wait for it, a little after, spread out.
 			await this.clock.sleep(1000 - (now % 1000) + Math.floor(Math.random() * 20), options.signal);
 		}

@@ -1,8 +1,19 @@
-import { type IHttpRequestMethods, type IN8nHttpFullResponse, type INode } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IHttpRequestMethods,
+	type IN8nHttpFullResponse,
+	type INode,
+} from 'n8n-workflow';
 
-import { PartnerPayrollApiError, uncertainWriteError } from './apiError';
-import { failureError, type ErrorContext } from './errors';
-import { classify, type FailedAttempt } from './failedAttempt';
+import { CompanyRefusal } from '../../credentials/companyRequests';
+import {
+	PartnerPayrollApiError,
+	TRANSPORT_FAILURES,
+	connectionError,
+	uncertainWriteError,
+	type LostAnswer,
+} from './apiError';
+import { failureError, type ErrorContext, type Failure } from './errors';
 import { processPacer, type RequestKind } from './rateLimit';
 import { wait } from './wait';
 
@@ -46,9 +57,8 @@ interface RequestPolicy {
 }
 
 /**
- * How one attempt is sent: n8n's request helper, with the arguments that go before and after the
- * attempt's options (n8n's helpers differ in their arguments: the transport pairs each with its own).
- * Each attempt gets the options with its own `timeout`.
+ * How one attempt is sent: n8n's request helper and the arguments around the options (n8n's helpers
+ * differ in them: the transport pairs each with its own); each attempt adds its own `timeout`.
  */
 export interface Sending {
 	helper: (...args: never[]) => Promise<unknown>;
@@ -99,16 +109,124 @@ async function sendAttempt<T>(
 ): Promise<T> {
 	const { before = [], after = [] } = sending;
 	const args = [...before, { ...sending.options, timeout: timeoutMs }, ...after];
-	const sent = sending.helper.apply(
-		sending.thisArg,
-		args as never[],
-	) as Promise<IN8nHttpFullResponse>;
-	const response = await sent.catch((error: unknown) => {
+	const sent = sending.helper.apply(sending.thisArg, args as never[]);
+	const response = await (sent as Promise<IN8nHttpFullResponse>).catch((error: unknown) => {
 		answered();
 		throw error;
 	});
 	answered(response);
 	return await answer(response);
+}
+
+/** A failed attempt: the error the user reads if it is the last, and what it says about sending again. */
+interface FailedAttempt {
+	error: Error;
+	/** The same request may succeed when sent again (429, 5xx, a lost answer). */
+	retry: boolean;
+	/** What happened to a write that may have reached the service (it is then never sent again). */
+	unknownOutcome?: { httpCode: string } | LostAnswer;
+}
+
+const TLS_CODE =
+	/^(CERT_|ERR_TLS_|ERR_SSL_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT|UNABLE_TO_)/;
+
+type ErrorLike = { code?: unknown; message?: unknown; messages?: unknown; cause?: unknown };
+
+/** n8n wraps transport errors (NodeApiError around AxiosError around a socket error). */
+function causes(error: unknown): ErrorLike[] {
+	const chain: ErrorLike[] = [];
+	let current = error as ErrorLike | undefined;
+	while (current && typeof current === 'object' && chain.length < 6 && !chain.includes(current)) {
+		chain.push(current);
+		current = current.cause as ErrorLike | undefined;
+	}
+	return chain;
+}
+
+function messagesOf(error: unknown): string {
+	return causes(error)
+		.flatMap((link) => [link.message, ...(Array.isArray(link.messages) ? link.messages : [])])
+		.filter((message): message is string => typeof message === 'string')
+		.join(' | ');
+}
+
+// n8n's helper often keeps only the messages of a transport error (NodeApiError without its cause),
+// and those name the failure.
+// n8n quirk Q15: docs/n8n-quirks.md
+const CODES_BY_MESSAGE: Array<[RegExp, string]> = [
+	[/\b(E[A-Z]{3,}|ERR_[A-Z_]+)\b/, '$1'],
+	[/socket hang up/i, 'ECONNRESET'],
+	[/stream has been aborted|^aborted$|\| aborted\b/i, 'ERR_BAD_RESPONSE'],
+	[/timeout of \d+ms exceeded/i, 'ECONNABORTED'],
+	[/^canceled$|\bcanceled\b/i, 'ERR_CANCELED'],
+];
+
+function codeOf(error: unknown): string | undefined {
+	for (const link of causes(error)) {
+		if (typeof link.code === 'string' && link.code) return link.code;
+	}
+	const messages = messagesOf(error);
+	for (const [pattern, code] of CODES_BY_MESSAGE) {
+		const match = pattern.exec(messages);
+		if (match) return code.startsWith('$') ? match[1] : code;
+	}
+	return undefined;
+}
+
+const hostOf = (error: unknown) =>
+	/(?:getaddrinfo \w+|connect \w+) ([^\s|]+)/.exec(messagesOf(error))?.[1];
+
+/** What one failed attempt says: final or worth sending again, and whether a write may have been recorded. */
+function classify(policy: RequestPolicy, error: unknown, stalled: boolean): FailedAttempt {
+	const final = (failure: Failure, values: Record<string, string | undefined> = {}) => ({
+		error: failureError(policy.node, failure, values, policy.errorContext?.itemIndex),
+		retry: false,
+	});
+	// The Partner API credential refused to send a token (a company not in its list, a broken row, a
+	// path of another company): nothing was sent, and sending again changes nothing.
+	if (error instanceof CompanyRefusal)
+		return final('partnerCompanyList', { problem: error.problem });
+	if (error instanceof PartnerPayrollApiError && error.retryable) {
+		// A 429 says the service refused the request; a 5xx, or a connection error raised while the
+		// answer was read (a file cut off mid-way), may come after it recorded a write.
+		const { httpCode, message } = error;
+		if (httpCode === '429') return { error, retry: true };
+		const unknownOutcome = httpCode
+			? { httpCode }
+			: { reason: `the connection failed (${message})` };
+		return { error, retry: true, unknownOutcome };
+	}
+	// The package's own errors say themselves what happened (a local check, an answer that is not the API's).
+	if (error instanceof NodeOperationError || error instanceof PartnerPayrollApiError) {
+		return { error, retry: false };
+	}
+	const code = codeOf(error);
+	if (policy.signal?.aborted || /cancel/i.test(String(code))) {
+		return { ...final('cancelled'), unknownOutcome: { reason: 'the execution was cancelled' } };
+	}
+	if (/OAuth credentials not connected/i.test(messagesOf(error)))
+		return final('oAuth2NotConnected');
+	const transport = code === undefined ? undefined : TRANSPORT_FAILURES[code];
+	if (transport) {
+		// An answer that stopped arriving until the timeout ended it stalled: it timed out.
+		const lost = { code: transport.sent && stalled ? 'ETIMEDOUT' : (code as string) };
+		return {
+			error: connectionError(policy.node, lost, policy.errorContext),
+			retry: true,
+			unknownOutcome: transport.sent ? lost : undefined,
+		};
+	}
+	if (code === 'ENOTFOUND') return final('hostNotFound', { host: hostOf(error) });
+	if (code && TLS_CODE.test(code)) return final('tls', { code });
+	if (code === 'ERR_INVALID_URL' || /Invalid URL/i.test(messagesOf(error)))
+		return final('invalidUrl');
+	// Anything else (an answer that cannot be parsed, a failed redirect...) may have happened after sending.
+	const unknown = error instanceof Error ? error : new Error(String(error));
+	return {
+		error: unknown,
+		retry: false,
+		unknownOutcome: { reason: `the request failed (${unknown.message})` },
+	};
 }
 
 /** Exponential backoff with jitter, so items that failed together do not come back together. */

@@ -42,21 +42,14 @@ function safeTransportOptions(requestOptions: RequestOptions = {}): Partial<IHtt
 	const options: Partial<IHttpRequestOptions> = { sendCredentialsOnCrossOriginRedirect: false };
 	if (requestOptions.allowUnauthorizedCerts) options.skipSslCertificateValidation = true;
 	if (requestOptions.proxy && URL.canParse(requestOptions.proxy)) {
-		const proxy = new URL(requestOptions.proxy);
-		const protocol = proxy.protocol.replace(/:$/, '');
-		const { username, password } = proxy;
+		const { hostname, port, protocol: scheme, username, password } = new URL(requestOptions.proxy);
+		const protocol = scheme.replace(/:$/, '');
+		const auth = { username: decodeURIComponent(username), password: decodeURIComponent(password) };
 		options.proxy = {
-			host: proxy.hostname,
-			port: Number(proxy.port) || (protocol === 'https' ? 443 : 80),
+			host: hostname,
+			port: Number(port) || (protocol === 'https' ? 443 : 80),
 			protocol,
-			...(username
-				? {
-						auth: {
-							username: decodeURIComponent(username),
-							password: decodeURIComponent(password),
-						},
-					}
-				: {}),
+			...(username ? { auth } : {}),
 		};
 	}
 	return options;
@@ -94,20 +87,16 @@ function checkSuccessBody(
 		const values = { effect: errorContext.effect, what: 'an HTML page' };
 		throw failureError(node, 'writeAnswerNotApi', values, itemIndex);
 	}
-	if (text) {
+	if (text)
 		throw uncertainWriteError(node, { reason: 'the answer could not be read' }, errorContext);
-	}
-}
-
-/** The company a request names to the credential: its own, or its connection's. */
-function hintOf(connection: Connection, request: ApiRequest): IDataObject {
-	const companyId = request.companyId ?? connection.companyId;
-	return connection.partner && companyId ? { [COMPANY_HINT_HEADER]: companyId } : {};
 }
 
 /** One attempt's options in n8n's `httpRequest` shape, without the attempt's timeout. */
 function httpOptionsOf(connection: Connection, request: ApiRequest): IHttpRequestOptions {
 	const isFullUrl = /^https?:\/\//i.test(request.path);
+	// The company named to the Partner API credential: the request's own, or its connection's.
+	const companyId = request.companyId ?? connection.companyId;
+	const hint = connection.partner && companyId ? { [COMPANY_HINT_HEADER]: companyId } : {};
 	// The one way to build a company's path: the id as one URL-encoded segment, then what is below it.
 	const url =
 		request.companyId === undefined
@@ -121,11 +110,7 @@ function httpOptionsOf(connection: Connection, request: ApiRequest): IHttpReques
 		body: request.body,
 		json: !request.file,
 		encoding: request.file ? 'stream' : undefined,
-		headers: {
-			Accept: request.file ? '*/*' : 'application/json',
-			...(request.headers ?? {}),
-			...hintOf(connection, request),
-		},
+		headers: { Accept: request.file ? '*/*' : 'application/json', ...request.headers, ...hint },
 		ignoreHttpStatusErrors: true,
 		returnFullResponse: true,
 		disableFollowRedirect: request.toAuthorizationServer,
@@ -178,13 +163,6 @@ function sendingOf(
 	};
 }
 
-/** The request library's full answer as n8n's `httpRequest` gives it. */
-const asFullResponse = (response: IN8nHttpFullResponse): IN8nHttpFullResponse => ({
-	statusCode: response.statusCode,
-	headers: response.headers,
-	body: response.body,
-});
-
 /**
  * The package's one door to the service: every request of the node, the triggers, the connect link
  * and the credential Test is built here and sent under the request policy (pace, attempts,
@@ -222,15 +200,16 @@ export async function apiRequest<T = IN8nHttpFullResponse>(
 	};
 	const sending = sendingOf(context, connection, httpOptionsOf(connection, request));
 	return await sendWithPolicy(policy, sending, async (answer) => {
-		const response =
-			connection.signing.by === 'bearer' && connection.signing.helper === 'request'
-				? asFullResponse(answer)
-				: answer;
-		const read = request.readOnly ?? isRead(request.method);
+		// The request library's full answer, read as n8n's `httpRequest` gives it.
+		const { statusCode, headers, body } = answer;
+		const byRequestLibrary =
+			connection.signing.by === 'bearer' && connection.signing.helper === 'request';
+		const response = byRequestLibrary ? { statusCode, headers, body } : answer;
 		if (request.toAuthorizationServer && response.statusCode >= 300 && response.statusCode < 400) {
 			throw failureError(node, 'authorizationServerRedirect', { status: response.statusCode });
 		}
 		await throwIfApiError(node, response, fullContext);
+		const read = request.readOnly ?? isRead(request.method);
 		if (!request.file) checkSuccessBody(node, response, read, fullContext);
 		return await receive(response);
 	});

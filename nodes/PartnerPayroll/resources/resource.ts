@@ -17,10 +17,7 @@ export interface Operation {
 	option: INodePropertyOptions & { action: string; description: string };
 	/** The fields of the operation, shown for it only. */
 	fields: INodeProperties[];
-	/**
-	 * Runs once per run of the node with every input item, before the first item is executed: only
-	 * where a write must check all items before it sends any.
-	 */
+	/** Once per run with every input item, before the first: for a write that checks all items first. */
 	prepare?(this: IExecuteFunctions, itemIndices: number[], connection: Connection): Promise<void>;
 	/** One input item: its output items (the node pairs them with the input item). */
 	execute(
@@ -51,35 +48,32 @@ const partnerCompanyField: INodeProperties = {
 };
 
 /**
- * Company ID, shown for every operation of one resource but those named: typed, or with the Partner API
- * credential a company of its list (shown for every operation: its token is the one the operation uses),
- * except for the operations that take no company from it (`listOperations`).
+ * A resource's Company ID: typed (hidden for `exceptOperations` and `listOperations`), or with the Partner
+ * API credential one of its list, whose token the operation uses (hidden for `listOperations` only).
  */
 const companyIdFieldsOf = (
 	resource: string,
 	exceptOperations: string[] = [],
 	listOperations: string[] = [],
-): INodeProperties[] => [
-	{
-		...companyIdField,
-		displayOptions: {
-			show: { resource: [resource] },
-			hide: {
-				authentication: ['partnerApi'],
-				...(exceptOperations.length || listOperations.length
-					? { operation: [...exceptOperations, ...listOperations] }
-					: {}),
+): INodeProperties[] => {
+	const hidden = [...exceptOperations, ...listOperations];
+	return [
+		{
+			...companyIdField,
+			displayOptions: {
+				show: { resource: [resource] },
+				hide: { authentication: ['partnerApi'], ...(hidden.length ? { operation: hidden } : {}) },
 			},
 		},
-	},
-	{
-		...partnerCompanyField,
-		displayOptions: {
-			show: { resource: [resource], authentication: ['partnerApi'] },
-			...(listOperations.length ? { hide: { operation: listOperations } } : {}),
+		{
+			...partnerCompanyField,
+			displayOptions: {
+				show: { resource: [resource], authentication: ['partnerApi'] },
+				...(listOperations.length ? { hide: { operation: listOperations } } : {}),
+			},
 		},
-	},
-];
+	];
+};
 
 /** The "Options" collection of an operation: what most users leave as it is. */
 export const optionsField = (options: INodeProperties[]): INodeProperties => ({

@@ -51,10 +51,7 @@ async function documentLocation(
 		throw parameterError(
 			context.getNode(),
 			`Document ID is a document of company "${reference.companyId}", not of company "${typed}"`,
-			{
-				itemIndex,
-				description: 'Leave Company ID empty: a documentUrl names its company.',
-			},
+			{ itemIndex, description: 'Leave Company ID empty: a documentUrl names its company.' },
 		);
 	}
 	return { companyId: reference.companyId, path: reference.path! };
