@@ -21,7 +21,7 @@ const monthList = (months: string[]) => months.map(readableMonth).join(' and ');
  * The months a Partner Payroll Trigger watches by default (Current and Previous Month, in the
  * workflow's time zone) that the newly connected company has already completed, asked with its new
  * token: `completedBeforeConnect` (YYYYMM, oldest first) and a `notice` for the partner. Nothing when
- * none is; a failed check is a notice, never a failed connect.
+ * none is; a failed check is a notice, never a failed connect. For a company new to the list.
  */
 export async function completedBeforeConnect(
 	context: IWebhookFunctions,
@@ -46,7 +46,9 @@ export async function completedBeforeConnect(
 		}
 	} catch (error) {
 		const why = (error as Error).message;
-		context.logger.warn(`${LOG_PREFIX} company ${companyId}: ${why}`);
+		context.logger.warn(
+			`${LOG_PREFIX} company ${companyId} is connected; whether its months were already completed could not be read: ${why}`,
+		);
 		return {
 			notice: `Whether the payroll of ${monthList(watched)} was already completed for company ${companyId} could not be read (${why}). A Partner Payroll Trigger does not start the workflow for a month already completed at its first poll of the company: check these months.`,
 		};
@@ -55,6 +57,6 @@ export async function completedBeforeConnect(
 	const [were, them] = completed.length === 1 ? ['was', 'it'] : ['were', 'them'];
 	return {
 		completedBeforeConnect: completed,
-		notice: `${monthList(completed)} ${were} already completed when company ${companyId} connected: a Partner Payroll Trigger records ${them} at its first poll of the company and does not start the workflow for ${them}. A Partner Payroll Webhook Trigger with Match Companies of a Partner Credential does, if the service is still retrying the delivery it refused (Svix retries for about 28 hours); otherwise run the workflow for ${them} by hand.`,
+		notice: `${monthList(completed)} ${were} already completed when company ${companyId} connected: a Partner Payroll Trigger new to the company records ${them} at its first poll and does not start the workflow for ${them}. A Partner Payroll Webhook Trigger with Match Companies of a Partner Credential does, if the service is still retrying the delivery it refused (Svix retries for about 28 hours); otherwise run the workflow for ${them} by hand.`,
 	};
 }

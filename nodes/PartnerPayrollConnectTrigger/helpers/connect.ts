@@ -92,7 +92,9 @@ export async function connect(
 	const saved = await storeToken(context, { companyId, label, token });
 	if ('failure' in saved) return failed(context, label, saved.failure);
 	const item = answerConnected(context, consent, { companyId, introspection, ...saved });
-	// Asked once the administrator has been answered: they never wait for the partner's notice.
+	// Asked once the administrator has been answered: they never wait for the partner's notice. A
+	// company whose token was replaced was in the list: the polling trigger already watches it.
+	if (saved.replaced) return started(item);
 	return started({
 		...item,
 		...(await completedBeforeConnect(context, partner, { companyId, token })),

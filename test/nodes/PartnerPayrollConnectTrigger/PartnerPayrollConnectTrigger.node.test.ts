@@ -450,7 +450,7 @@ describe('months completed before the connect', () => {
 			{ timezone: 'UTC' },
 		);
 
-	test("October completed before the company connected: the item names it, and a poll trigger's first poll of the company indeed starts nothing for it; November, completed after, fires", async () => {
+	test("October completed before the company connected: the item names it, and a poll trigger's first poll of the company indeed starts nothing for it; November, completed after, fires; connected again, nothing to tell", async () => {
 		setClock('2026-11-15T12:00:00.000Z');
 		const { answer, page, back } = await connectCompany('FR5001', 'Boulangerie Martin');
 		expect(answer.items).toEqual([
@@ -462,7 +462,7 @@ describe('months completed before the connect', () => {
 				replaced: false,
 				completedBeforeConnect: ['202610'],
 				notice:
-					'October 2026 was already completed when company FR5001 connected: a Partner Payroll Trigger records it at its first poll of the company and does not start the workflow for it. A Partner Payroll Webhook Trigger with Match Companies of a Partner Credential does, if the service is still retrying the delivery it refused (Svix retries for about 28 hours); otherwise run the workflow for it by hand.',
+					'October 2026 was already completed when company FR5001 connected: a Partner Payroll Trigger new to the company records it at its first poll and does not start the workflow for it. A Partner Payroll Webhook Trigger with Match Companies of a Partner Credential does, if the service is still retrying the delivery it refused (Svix retries for about 28 hours); otherwise run the workflow for it by hand.',
 			},
 		]);
 		// The administrator's page says no more than before; no token anywhere.
@@ -496,6 +496,18 @@ describe('months completed before the connect', () => {
 		expect(fired?.[0].map(({ json }) => [json.companyId, json.month])).toEqual([
 			['FR5001', '202611'],
 		]);
+
+		// Connected again (a new token in its row): the trigger already watches it, so nothing to tell.
+		const again = await connectCompany('FR5001', 'Boulangerie Martin');
+		expect(again.answer.items).toEqual([
+			{
+				connected: true,
+				companyId: 'FR5001',
+				label: 'Boulangerie Martin',
+				scopes: EVERY_SCOPE,
+				replaced: true,
+			},
+		]);
 	});
 
 	test('both watched months completed: both named, oldest first', async () => {
@@ -508,7 +520,7 @@ describe('months completed before the connect', () => {
 		const [item] = (await connectCompany('ES6001')).answer.items!;
 		expect(item.completedBeforeConnect).toEqual(['202610', '202611']);
 		expect(item.notice).toMatch(
-			/^October 2026 and November 2026 were already completed when company ES6001 connected: a Partner Payroll Trigger records them at its first poll of the company and does not start the workflow for them\./,
+			/^October 2026 and November 2026 were already completed when company ES6001 connected: a Partner Payroll Trigger new to the company records them at its first poll and does not start the workflow for them\./,
 		);
 		expect(await pollTrigger().poll()).toBeNull();
 	});
