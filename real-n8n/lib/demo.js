@@ -26,22 +26,29 @@ const DEMO_WEBHOOK = Object.freeze({
 	credential: Object.freeze({ id: 'ppSandboxWebhook', name: 'Partner Payroll sandbox webhook secret' }),
 });
 
-// The partner example (real-n8n/examples/partner-payment-files.json): every seeded company in one Partner API
-// credential (their company API keys, bound to their companies), and a webhook endpoint of its own that signs
-// with the same secret as the first example's.
+// The Partner API credential of the sandbox's partner application (n8n-local), empty at the start: the connect
+// link writes each connected company into it, and the partner example serves the companies it holds.
+const CONNECT_LINK_CREDENTIAL = Object.freeze({ id: 'ppSandboxPartnerConnect', name: 'Partner Payroll sandbox partner (connect link)' });
+
+// Every seeded company in one Partner API credential (their company API keys, bound to their companies): ready
+// for the user's own workflows; no example uses it.
+const ALL_COMPANIES_CREDENTIAL = Object.freeze({ id: 'ppSandboxPartner', name: 'Partner Payroll sandbox partner (all companies)' });
+
+// The partner example (real-n8n/examples/partner-payment-files.json): the companies connected through the link,
+// and a webhook endpoint of its own that signs with the same secret as the first example's.
 const PARTNER_DEMO = Object.freeze({
 	workflowId: 'ex6PartnerPaymentFiles',
 	webhookId: 'partner-payroll-partner-demo',
-	credential: Object.freeze({ id: 'ppSandboxPartner', name: 'Partner Payroll sandbox partner (all companies)' }),
+	credential: CONNECT_LINK_CREDENTIAL,
 });
 
-// The connect example (real-n8n/examples/partner-connect-link.json): a Partner API credential of the sandbox's
-// partner application (n8n-local) that starts with no company, and the n8n API credential through which the
-// connect link writes each connected company into it, holding a public-API key of the owner.
+// The connect example (real-n8n/examples/partner-connect-link.json): the connect link's Partner API credential,
+// and the n8n API credential through which the link writes each connected company into it, holding a
+// public-API key of the owner.
 const PARTNER_CONNECT_DEMO = Object.freeze({
 	workflowId: 'ex7PartnerConnectLink',
 	webhookId: 'partner-payroll-connect-demo',
-	credential: Object.freeze({ id: 'ppSandboxPartnerConnect', name: 'Partner Payroll sandbox partner (connect link)' }),
+	credential: CONNECT_LINK_CREDENTIAL,
 	n8nApiCredential: Object.freeze({ id: 'ppSandboxN8nApi', name: 'Partner Payroll sandbox n8n API (this n8n)' }),
 	// The label of the owner's API key in Settings → n8n API (unique per user in n8n).
 	apiKeyLabel: 'Partner Payroll connect link (npm start)',
@@ -131,7 +138,7 @@ async function ensureConnectLink({ rest, n8nUrl, sandbox, apiKeyFile }) {
 
 /**
  * The examples' credentials: an access-token one for every seeded company of `sandbox`, the OAuth2 one, the
- * partner one (every seeded company, the same tokens), with `n8nUrl` (the n8n they go into) the connect
+ * "all companies" partner one (every seeded company, the same tokens), with `n8nUrl` (the n8n they go into) the connect
  * example's two (its n8n API one holding `n8nApiKey`, empty by default) and, with `webhookSigningSecret`, the
  * webhook examples' signing-secret one. `tokenOf(companyId)` gives the access
  * token of a company; `oauthTokenData` makes the OAuth2 one connected (the demo leaves it to the user's
@@ -151,7 +158,7 @@ function exampleCredentials(sandbox, tokenOf, { oauthTokenData, webhookSigningSe
 	);
 	// Company API keys belong to no client: the credential names none, so its Test does not expect one.
 	const companies = sandbox.seed.companies.map(({ id, name }) => ({ companyId: id, label: name, token: tokenOf(id) }));
-	credentials.push(partnerCredential({ ...PARTNER_DEMO.credential, sandbox, companies }));
+	credentials.push(partnerCredential({ ...ALL_COMPANIES_CREDENTIAL, sandbox, companies }));
 	if (n8nUrl) credentials.push(...connectExampleCredentials(sandbox, { n8nUrl, apiKey: n8nApiKey }));
 	if (webhookSigningSecret) {
 		credentials.push(webhookSecretCredential({ ...DEMO_WEBHOOK.credential, signingSecret: webhookSigningSecret }));
@@ -277,6 +284,7 @@ async function ensurePayrollCompleted(sandbox, companyId, month) {
 module.exports = {
 	tokenCredentialId,
 	OAUTH2_CREDENTIAL,
+	ALL_COMPANIES_CREDENTIAL,
 	DEMO_WEBHOOK,
 	PARTNER_DEMO,
 	PARTNER_CONNECT_DEMO,

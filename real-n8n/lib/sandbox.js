@@ -74,8 +74,31 @@ function listedDocuments(sandbox, companyId, listing) {
 /** The node's items of one company: each starts with `companyId`, the record's own fields after it. */
 const ofCompany = (companyId, records) => records.map((record) => ({ companyId, ...record }));
 
+/**
+ * A client administrator opens the connect `link`, picks `companyId` on the sandbox's consent page and accepts,
+ * over HTTP as a browser follows it: the link, the consent form, the way back with the code and with the cookie
+ * the link set (the state is bound to the browser that opened it). Resolves the link's answer to the way back
+ * (status, Location, page).
+ */
+async function consentThroughLink(link, { companyId }) {
+	const opened = await fetch(link, { redirect: 'manual' });
+	if (opened.status !== 302) throw new Error(`the connect link answered ${opened.status}: ${await opened.text()}`);
+	const cookie = (opened.headers.get('set-cookie') ?? '').split(';')[0];
+	const authorize = new URL(opened.headers.get('location'));
+	const consentPage = await (await fetch(authorize)).text();
+	if (!consentPage.includes('id="consent"')) throw new Error(`no consent form at ${authorize.origin}${authorize.pathname}: ${consentPage}`);
+	const form = new URLSearchParams(authorize.searchParams);
+	form.set('company_id', companyId);
+	form.set('decision', 'accept');
+	const decided = await fetch(`${authorize.origin}${authorize.pathname}`, { method: 'POST', body: form, redirect: 'manual' });
+	if (decided.status !== 302) throw new Error(`the consent form answered ${decided.status}: ${await decided.text()}`);
+	const back = await fetch(decided.headers.get('location'), { redirect: 'manual', headers: { cookie } });
+	return { status: back.status, location: back.headers.get('location'), page: await back.text() };
+}
+
 module.exports = {
 	ofCompany,
+	consentThroughLink,
 	startTestSandbox,
 	sandboxControl,
 	introspect,

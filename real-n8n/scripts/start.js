@@ -45,7 +45,7 @@ const {
 	importMissingCredentials,
 	demoOverview,
 	DEMO_WEBHOOK,
-	PARTNER_DEMO,
+	ALL_COMPANIES_CREDENTIAL,
 	PARTNER_CONNECT_DEMO,
 	ensureConnectLink,
 	keptApiKey,
@@ -189,12 +189,14 @@ function printWelcome({ n8n, owner, sandbox, n8nCredentials, cluster, connectLin
 	say(`  Webhooks:  the sandbox sends signed payroll.run events to ${demoWebhookUrl(n8n.url)}`);
 	say(`             (the published "Example: payroll run by webhook..."): complete a month with POST ${sandbox.url}/_sandbox/payroll-status`);
 	say(`             {"companyId":"FR1001","month":"202611","status":"completed"}, or POST .../_sandbox/webhooks/payroll-run.`);
-	say(`  Partner:   "${PARTNER_DEMO.credential.name}" holds every company above; the published "Example: partner..."`);
+	say(`  Partner:   the published "Example: partner..." downloads the payment file of each company in`);
 	const filesAt = cluster ? `${path.relative(repoRoot, QUEUE_FOLDER)}/worker-*/files/ (of the worker that ran it)` : `${path.relative(repoRoot, USER_FOLDER)}/files/`;
-	say(`             downloads each company's payment file when its payroll runs, into ${filesAt}.`);
+	say(`             "${PARTNER_CONNECT_DEMO.credential.name}" when its payroll runs, into ${filesAt}.`);
 	say(`  Connect:   ${connectLink}`);
 	say(`             the connect link of the published "Example: partner, connect link...": open it as a client's administrator,`);
-	say(`             pick a company and accept; it appears in "${PARTNER_CONNECT_DEMO.credential.name}".`);
+	say(`             pick a company and accept; it appears in "${PARTNER_CONNECT_DEMO.credential.name}", and the partner example`);
+	say(`             serves it from then on; a month it completed before comes with the sandbox's next webhook retry (Svix's schedule).`);
+	say(`             "${ALL_COMPANIES_CREDENTIAL.name}" holds every company above, for your own workflows.`);
 	say(`  Sandbox:   API ${sandbox.apiBaseUrl}   control ${sandbox.url}/_sandbox`);
 	say(`             keeps its tokens and webhook endpoints in ${path.relative(repoRoot, SANDBOX_STATE_FILE)}: connected stays connected.`);
 	say(`  n8n log:   ${path.relative(repoRoot, n8n.logFile)}`);
@@ -287,7 +289,7 @@ async function main() {
 		// webhook examples' signing secret.
 		const renewedIds = [
 			...newCompanyIds.map(tokenCredentialId),
-			...(newCompanyIds.length > 0 ? [PARTNER_DEMO.credential.id] : []),
+			...(newCompanyIds.length > 0 ? [ALL_COMPANIES_CREDENTIAL.id] : []),
 			...(webhookSecret.fresh ? [DEMO_WEBHOOK.credential.id] : []),
 		];
 		const { imported, present: n8nCredentials } = await importMissingCredentials(cli, credentials, { renewedIds });

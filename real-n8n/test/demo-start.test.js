@@ -19,7 +19,7 @@ const {
 	tokenCredentialId,
 	OAUTH2_CREDENTIAL,
 	DEMO_WEBHOOK,
-	PARTNER_DEMO,
+	ALL_COMPANIES_CREDENTIAL,
 	PARTNER_CONNECT_DEMO,
 	PUBLISHED_EXAMPLE_IDS,
 	repoRoot,
@@ -72,7 +72,7 @@ test("every seeded company gets a credential; the user's renamed ones are kept; 
 		[
 			tokenCredentialId('FR1002'),
 			tokenCredentialId('ES2001'),
-			PARTNER_DEMO.credential.id,
+			ALL_COMPANIES_CREDENTIAL.id,
 			PARTNER_CONNECT_DEMO.credential.id,
 			PARTNER_CONNECT_DEMO.n8nApiCredential.id,
 			DEMO_WEBHOOK.credential.id,
@@ -95,7 +95,7 @@ test("every seeded company gets a credential; the user's renamed ones are kept; 
 	});
 	expect(overview.otherCredentials).toEqual(
 		[
-			PARTNER_DEMO.credential.name,
+			ALL_COMPANIES_CREDENTIAL.name,
 			PARTNER_CONNECT_DEMO.credential.name,
 			PARTNER_CONNECT_DEMO.n8nApiCredential.name,
 			DEMO_WEBHOOK.credential.name,

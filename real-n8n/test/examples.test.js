@@ -159,9 +159,9 @@ test.each([...STARTED_BY_EVENTS])(
 	},
 );
 
-test('the payment-files example: both triggers, the download and the webhook trigger\'s company list use one Partner API credential', async () => {
+test('the payment-files example: both triggers, the download and the webhook trigger\'s company list use one Partner API credential, the one the connect link fills', async () => {
 	const { imported } = await importedExample(PARTNER_DEMO.workflowId);
-	const partnerNodes = imported.nodes.filter((node) => node.credentials?.partnerPayrollPartnerApi?.id === PARTNER_DEMO.credential.id);
+	const partnerNodes = imported.nodes.filter((node) => node.credentials?.partnerPayrollPartnerApi?.id === PARTNER_CONNECT_DEMO.credential.id);
 	expect(partnerNodes.map(({ name }) => name).sort()).toEqual(
 		['Download the company\'s payment file', 'Payroll completed (poll, all companies)', 'Payroll runs and connection changes (webhook)'].sort(),
 	);

@@ -8,8 +8,8 @@
 // - F10: the Partner API credential's Client Secret kept as an expression ({{ $env… }}). A connect through the
 //   link (which needs the resolved secret for the code exchange) and Remove Company leave it stored as the
 //   expression, not as its value.
-// The administrator's side of the link is played over HTTP, as a browser follows it: the link, the sandbox's
-// consent form, the way back with the code.
+// The administrator's side of the link is played over HTTP, as a browser follows it (consentThroughLink): the
+// link, the sandbox's consent form, the way back with the code.
 const http = require('node:http');
 const {
 	ALL_SCOPES,
@@ -17,6 +17,7 @@ const {
 	N8nPublicApi,
 	N8nRest,
 	chainWorkflow,
+	consentThroughLink,
 	createInstance,
 	ensureN8nInstalled,
 	n8nRuntime,
@@ -104,27 +105,6 @@ const removeCompanyWorkflow = (id, companyId, n8nApi) => {
 		{ ...node, credentials: { ...node.credentials, partnerPayrollN8nApi: { id: n8nApi.id, name: n8nApi.name } } },
 	]);
 };
-
-/**
- * A client administrator opens the link, picks `companyId` on the sandbox's consent page and accepts, as a
- * browser does it. Resolves the link's answer to the way back (status, Location, page).
- */
-async function consentThroughLink(link, { companyId }) {
-	const opened = await fetch(link, { redirect: 'manual' });
-	expect(opened.status).toBe(302);
-	// The state is bound to the browser that opened the link: its cookie goes back with the code.
-	const cookie = (opened.headers.get('set-cookie') ?? '').split(';')[0];
-	const authorize = new URL(opened.headers.get('location'));
-	const consentPage = await fetch(authorize);
-	expect(await consentPage.text()).toContain('id="consent"');
-	const form = new URLSearchParams(authorize.searchParams);
-	form.set('company_id', companyId);
-	form.set('decision', 'accept');
-	const decided = await fetch(`${authorize.origin}${authorize.pathname}`, { method: 'POST', body: form, redirect: 'manual' });
-	expect(decided.status).toBe(302);
-	const back = await fetch(decided.headers.get('location'), { redirect: 'manual', headers: { cookie } });
-	return { status: back.status, location: back.headers.get('location'), page: await back.text() };
-}
 
 const stored = async () => (await instance.cli.exportCredential(PARTNER.id)).data;
 const storedCompanyIds = async () => (await stored()).companies.company.map((row) => row.companyId);

@@ -15,6 +15,7 @@ import { withoutTrailingSlashes } from '../../shared/authentication';
 import { linkKey, storedLinkKey } from '../../shared/connectLinkKey';
 import { signConnectedPage, type Invitee, type LinkSigner } from '../../shared/linkSigning';
 import { rememberConnected } from './browserBinding';
+import { completedBeforeConnect } from './completedBeforeConnect';
 import { CodeRefused, exchangeCode } from './exchange';
 import { PARTNER_MUST_FINISH, sendPage, sendRedirect } from './pages';
 import { LOG_PREFIX, warnRefusal } from './refusalLog';
@@ -90,7 +91,14 @@ export async function connect(
 	const { companyId } = checked;
 	const saved = await storeToken(context, { companyId, label, token });
 	if ('failure' in saved) return failed(context, label, saved.failure);
-	return answerConnected(context, consent, { companyId, introspection, ...saved });
+	const item = answerConnected(context, consent, { companyId, introspection, ...saved });
+	// Asked once the administrator has been answered: they never wait for the partner's notice. A
+	// company whose token was replaced was in the list: the polling trigger already watches it.
+	if (saved.replaced) return started(item);
+	return started({
+		...item,
+		...(await completedBeforeConnect(context, partner, { companyId, token })),
+	});
 }
 
 /**
@@ -248,12 +256,12 @@ async function storeToken(
 	}
 }
 
-/** Connected: on to the "connected" page, and one execution with the company's item. */
+/** Connected: on to the "connected" page; the company's item. */
 function answerConnected(
 	context: IWebhookFunctions,
 	consent: Consent,
 	connected: { companyId: string; introspection: Introspection; label: string; replaced: boolean },
-): IWebhookResponseData {
+): IDataObject {
 	const { companyId, label } = connected;
 	const scopes = String(connected.introspection.scope ?? '')
 		.split(' ')
@@ -265,7 +273,7 @@ function answerConnected(
 	page.searchParams.set('connected', signConnectedPage(companyId, label, consent.signer));
 	rememberConnected(consent.nonce, page.toString());
 	sendRedirect(context, page.toString());
-	return started({ connected: true, companyId, label, scopes, replaced: connected.replaced });
+	return { connected: true, companyId, label, scopes, replaced: connected.replaced };
 }
 
 /** The redirect URI is registered with the provider by hand (it has no API for it): the log says which address. */

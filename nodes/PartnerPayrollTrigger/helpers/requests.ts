@@ -1,7 +1,7 @@
 import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
 import { PartnerPayrollApiError, RETRYABLE_STATUSES } from '../../shared/apiError';
-import type { Connection } from '../../shared/connection';
+import type { Connection, RequestContext } from '../../shared/connection';
 import { failureError, type Failure } from '../../shared/errors';
 import { isObject } from '../../shared/bodies';
 import { apiRequest } from '../../shared/transport';
@@ -37,7 +37,7 @@ export function mayPassLater(error: unknown): boolean {
 }
 
 export async function fetchPayrollStatus(
-	context: IPollFunctions,
+	context: RequestContext,
 	connection: Connection,
 	companyId: string,
 	month: string,

@@ -14,6 +14,7 @@ import {
 	runPartnerPayroll,
 } from '../../support/fixtures';
 import { startStubService } from '../../support/stub-service';
+import { createTrigger, restoreClock, setClock } from '../PartnerPayrollTrigger/triggerHarness';
 import {
 	CONNECT_URL,
 	ConnectWorkflow,
@@ -42,10 +43,13 @@ beforeAll(async () => {
 	await n8n.start();
 });
 afterAll(async () => {
+	restoreClock();
 	await n8n.stop();
 	await session.stop();
 });
 beforeEach(async () => {
+	// Months the seed never completed: a connect names no month completed before it (see below).
+	setClock('2026-06-15T12:00:00.000Z');
 	await session.reset();
 	n8n.enabled = true;
 	n8n.afterPatch = undefined;
@@ -434,6 +438,132 @@ describe('connecting companies', () => {
 		n8n.afterPatch = undefined;
 		const again = await connectCompany('GB7002', 'Lost');
 		expect(again.answer.items?.[0]).toMatchObject({ connected: true, companyId: 'GB7002' });
+	});
+});
+
+describe('months completed before the connect', () => {
+	/** A Partner Payroll Trigger over the Partner API credential as the connect left it (Months: the default). */
+	const pollTrigger = () =>
+		createTrigger(
+			{ event: 'payrollCompleted', companies: 'all' },
+			{ partnerPayrollPartnerApi: n8n.credentials.get(PARTNER_CREDENTIAL_ID)!.data },
+			{ timezone: 'UTC' },
+		);
+
+	test("October completed before the company connected: the item names it, and a poll trigger's first poll of the company indeed starts nothing for it; November, completed after, fires; connected again, nothing to tell", async () => {
+		setClock('2026-11-15T12:00:00.000Z');
+		const { answer, page, back } = await connectCompany('FR5001', 'Boulangerie Martin');
+		expect(answer.items).toEqual([
+			{
+				connected: true,
+				companyId: 'FR5001',
+				label: 'Boulangerie Martin',
+				scopes: EVERY_SCOPE,
+				replaced: false,
+				completedBeforeConnect: ['202610'],
+				notice:
+					'October 2026 was already completed when company FR5001 connected: a Partner Payroll Trigger new to the company records it at its first poll and does not start the workflow for it. A Partner Payroll Webhook Trigger with Match Companies of a Partner Credential does, if the service is still retrying the delivery it refused (Svix retries for about 28 hours); otherwise run the workflow for it by hand.',
+			},
+		]);
+		// The administrator's page says no more than before; no token anywhere.
+		expect(page.body).toContain('Connected: Boulangerie Martin (company FR5001)');
+		expect(page.body).not.toContain('October');
+		const secrets = [
+			back.code,
+			back.state,
+			tokenOfRow(n8n.companies()[0]),
+			DEFAULT_CLIENT.clientSecret,
+		];
+		expectNoSecret(answer, secrets);
+		expectNoSecret(page, secrets);
+		// The two months were asked with the company's new token.
+		const asked = (await session.requests()).filter((request) =>
+			request.path.endsWith('/payroll-status'),
+		);
+		expect(asked.map((request) => [request.query?.date, request.tokenCompanyId])).toEqual([
+			['202610', 'FR5001'],
+			['202611', 'FR5001'],
+		]);
+
+		const trigger = pollTrigger();
+		expect(await trigger.poll()).toBeNull();
+		await session.control('POST', '/payroll-status', {
+			companyId: 'FR5001',
+			month: '202611',
+			status: 'completed',
+		});
+		const fired = await trigger.poll();
+		expect(fired?.[0].map(({ json }) => [json.companyId, json.month])).toEqual([
+			['FR5001', '202611'],
+		]);
+
+		// Connected again (a new token in its row): the trigger already watches it, so nothing to tell.
+		const again = await connectCompany('FR5001', 'Boulangerie Martin');
+		expect(again.answer.items).toEqual([
+			{
+				connected: true,
+				companyId: 'FR5001',
+				label: 'Boulangerie Martin',
+				scopes: EVERY_SCOPE,
+				replaced: true,
+			},
+		]);
+	});
+
+	test('both watched months completed: both named, oldest first', async () => {
+		setClock('2026-11-15T12:00:00.000Z');
+		await session.control('POST', '/payroll-status', {
+			companyId: 'ES6001',
+			month: '202611',
+			status: 'completed',
+		});
+		const [item] = (await connectCompany('ES6001')).answer.items!;
+		expect(item.completedBeforeConnect).toEqual(['202610', '202611']);
+		expect(item.notice).toMatch(
+			/^October 2026 and November 2026 were already completed when company ES6001 connected: a Partner Payroll Trigger new to the company records them at its first poll and does not start the workflow for them\./,
+		);
+		expect(await pollTrigger().poll()).toBeNull();
+	});
+
+	test('neither watched month completed: the item is as before, and the first poll has nothing to withhold', async () => {
+		const { answer } = await connectCompany('GB7001');
+		expect(answer.items).toEqual([
+			{
+				connected: true,
+				companyId: 'GB7001',
+				label: 'GB7001',
+				scopes: EVERY_SCOPE,
+				replaced: false,
+			},
+		]);
+		const trigger = pollTrigger();
+		expect(await trigger.poll()).toBeNull();
+		await session.control('POST', '/payroll-status', {
+			companyId: 'GB7001',
+			month: '202606',
+			status: 'completed',
+		});
+		expect((await trigger.poll())?.[0].map(({ json }) => json.month)).toEqual(['202606']);
+	});
+
+	test('the service refusing the check (a 403): the company is connected all the same, and the notice says what could not be read', async () => {
+		await session.control('POST', '/faults', {
+			method: 'GET',
+			path: '/api/v1/companies/FR5002/payroll-status',
+			type: 'status',
+			status: 403,
+			count: 5,
+		});
+		const { answer, page } = await connectCompany('FR5002', 'Garage Dupont');
+		const [item] = answer.items!;
+		expect(item).toMatchObject({ connected: true, companyId: 'FR5002', label: 'Garage Dupont' });
+		expect(item.completedBeforeConnect).toBeUndefined();
+		expect(item.notice).toMatch(
+			/^Whether the payroll of May 2026 and June 2026 was already completed for company FR5002 could not be read \(.+\)\. A Partner Payroll Trigger does not start the workflow for a month already completed at its first poll of the company: check these months\.$/,
+		);
+		expect(n8n.companies().map(({ companyId }) => companyId)).toEqual(['FR5002']);
+		expect(page.body).toContain('Connected: Garage Dupont (company FR5002)');
+		expectNoSecret(answer, [tokenOfRow(n8n.companies()[0])]);
 	});
 });
 
