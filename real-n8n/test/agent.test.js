@@ -112,6 +112,20 @@ const statusTool = () => ({
 	parameters: { resource: 'payroll', operation: 'getStatus', companyId: FROM_AI.companyId, month: FROM_AI.month },
 });
 
+/** Billing Declaration → Create of `quantity` payslips, company and month from the model; `options` added. */
+const declareTool = (agent, quantity, options = {}) => ({
+	name: 'Declare billing',
+	parameters: {
+		resource: 'billingDeclaration',
+		operation: 'create',
+		companyId: FROM_AI.companyId,
+		monthOfApplication: FROM_AI.month,
+		// One product name per agent: the sandbox's declarations tell the two runs apart.
+		quantityByProducts: { product: [{ productName: billingProduct(agent), quantity }] },
+		...options,
+	},
+});
+
 /** One case per agent: the tool node, what the model answers, and whether On Error is set. */
 const CASES = {
 	status: (agent) => ({
@@ -177,18 +191,7 @@ const CASES = {
 	billingTwice: (agent) => ({
 		question: `[${agent.key}] Declare 12 payslips for ${COMPANY} for October 2026.`,
 		partner: true,
-		tool: {
-			name: 'Declare billing',
-			parameters: {
-				resource: 'billingDeclaration',
-				operation: 'create',
-				companyId: FROM_AI.companyId,
-				monthOfApplication: FROM_AI.month,
-				// One product name per agent: the sandbox's declarations tell the two runs apart.
-				quantityByProducts: { product: [{ productName: billingProduct(agent), quantity: 12 }] },
-				allowAgentToDeclare: true,
-			},
-		},
+		tool: declareTool(agent, 12, { allowAgentToDeclare: true }),
 		// The model calls the tool twice with the same arguments (as agents do), then answers.
 		script: [call({ companyId: COMPANY, month: MONTH }), call({ companyId: COMPANY, month: MONTH }), quoteResults()],
 	}),
@@ -196,16 +199,7 @@ const CASES = {
 	// request, so the sandbox's log has nothing with that token (a declaration sent would show as a 403).
 	billingRefused: (agent) => ({
 		question: `[${agent.key}] Declare 7 payslips for ${COMPANY} for October 2026, tool without the option.`,
-		tool: {
-			name: 'Declare billing',
-			parameters: {
-				resource: 'billingDeclaration',
-				operation: 'create',
-				companyId: FROM_AI.companyId,
-				monthOfApplication: FROM_AI.month,
-				quantityByProducts: { product: [{ productName: billingProduct(agent), quantity: 7 }] },
-			},
-		},
+		tool: declareTool(agent, 7),
 		script: [call({ companyId: COMPANY, month: MONTH }), quoteResults()],
 	}),
 };

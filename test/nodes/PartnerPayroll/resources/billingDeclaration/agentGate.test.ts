@@ -9,7 +9,8 @@ import {
 } from '../../../../support/fixtures';
 
 // Billing Declaration → Create as an AI agent's tool: refused unless the tool node's option
-// Allow the Agent to Declare is on; a regular node and the reads are unchanged.
+// Allow the Agent to Declare is on; a regular node is unchanged. A read as a tool, under the same
+// tool variant and without the option: review/tool.test.ts.
 
 const session = new SandboxSession();
 beforeAll(async () => await session.start());
@@ -108,27 +109,6 @@ describe('Billing Declaration → Create as an AI agent tool', () => {
 		]);
 		expect(await posts()).toHaveLength(1);
 		expect(await storedDeclarations()).toHaveLength(1);
-	});
-
-	it('a read as a tool is unchanged: Get Status answers without the option', async () => {
-		const credentials = session.accessToken(await session.token('FR1001'));
-		const items = await runAsTool(partnerPayroll, {
-			parameters: {
-				authentication: 'accessToken',
-				resource: 'payroll',
-				operation: 'getStatus',
-				companyId: '={{ $json.companyId }}',
-				month: '={{ $json.month }}',
-			},
-			credentials,
-			toolArguments,
-			continueOnFail: true,
-		});
-		expect(items).toEqual([
-			expect.objectContaining({
-				json: expect.objectContaining({ companyId: 'FR1001', status: 'completed' }),
-			}),
-		]);
 	});
 
 	it('the option is shown on the tool only, off by default, and takes no expression (no $fromAI)', () => {
