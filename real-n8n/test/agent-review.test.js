@@ -118,16 +118,22 @@ const outcomes = {}; // by case key: {execution, mail, links, requests (the fake
 const declarationPosts = async () =>
 	(await listRequests(sandbox)).filter((request) => request.method === 'POST' && /\/billing-declarations$/.test(request.path));
 
-/** The one execution of `workflowId` once its status is one of `statuses` (n8n's public API). */
-async function executionIn(workflowId, statuses, timeoutMs = 120_000) {
+/**
+ * The execution `id` once its status is one of `statuses` (n8n's public API, by id: n8n 2.8.4's list of
+ * executions leaves out a waiting one).
+ */
+async function executionIn(id, statuses, timeoutMs = 120_000) {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const [execution] = await api.executions(workflowId, { includeData: false });
-		if (execution && statuses.includes(execution.status)) return api.execution(execution.id);
-		if (Date.now() > deadline) throw new Error(`no execution of ${workflowId} in ${statuses} within ${timeoutMs} ms (${execution?.status})`);
+		const execution = await api.execution(id, { includeData: false });
+		if (statuses.includes(execution.status)) return api.execution(id);
+		if (Date.now() > deadline) throw new Error(`execution ${id} not in ${statuses} within ${timeoutMs} ms (${execution.status})`);
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
 }
+
+/** The execution a review link resumes: `/webhook-waiting/<execution id>/<node id>`. */
+const executionIdOf = (link) => /\/webhook-waiting\/(\d+)\//.exec(new URL(link).pathname + '/')[1];
 
 /**
  * Starts the case's execution, answers the review mail as the reviewer does, and waits for the
@@ -142,11 +148,12 @@ async function runCase(review) {
 	expect(started.status).toBe(200);
 	const reviewMail = await mail.waitForMessage((message) => message.html.includes(review.productName));
 	const links = mail.links(reviewMail);
-	const waiting = await executionIn(review.workflowId, ['waiting']);
+	const executionId = executionIdOf(links[review.click]);
+	const waiting = await executionIn(executionId, ['waiting']);
 	const clicked = await fetch(links[review.click], { headers: { 'user-agent': REVIEWER_BROWSER } });
 	const page = await clicked.text();
 	if (!clicked.ok) throw new Error(`${review.click} answered ${clicked.status}: ${page.slice(0, 500)}`);
-	const execution = await executionIn(review.workflowId, ['success', 'error', 'crashed', 'canceled']);
+	const execution = await executionIn(executionId, ['success', 'error', 'crashed', 'canceled']);
 	const posts = (await declarationPosts()).slice(before);
 	outcomes[review.key] = {
 		waiting,
