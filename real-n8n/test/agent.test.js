@@ -112,6 +112,20 @@ const statusTool = () => ({
 	parameters: { resource: 'payroll', operation: 'getStatus', companyId: FROM_AI.companyId, month: FROM_AI.month },
 });
 
+/** Billing Declaration → Create of `quantity` payslips, company and month from the model; `options` added. */
+const declareTool = (agent, quantity, options = {}) => ({
+	name: 'Declare billing',
+	parameters: {
+		resource: 'billingDeclaration',
+		operation: 'create',
+		companyId: FROM_AI.companyId,
+		monthOfApplication: FROM_AI.month,
+		// One product name per agent: the sandbox's declarations tell the two runs apart.
+		quantityByProducts: { product: [{ productName: billingProduct(agent), quantity }] },
+		...options,
+	},
+});
+
 /** One case per agent: the tool node, what the model answers, and whether On Error is set. */
 const CASES = {
 	status: (agent) => ({
@@ -177,19 +191,16 @@ const CASES = {
 	billingTwice: (agent) => ({
 		question: `[${agent.key}] Declare 12 payslips for ${COMPANY} for October 2026.`,
 		partner: true,
-		tool: {
-			name: 'Declare billing',
-			parameters: {
-				resource: 'billingDeclaration',
-				operation: 'create',
-				companyId: FROM_AI.companyId,
-				monthOfApplication: FROM_AI.month,
-				// One product name per agent: the sandbox's declarations tell the two runs apart.
-				quantityByProducts: { product: [{ productName: billingProduct(agent), quantity: 12 }] },
-			},
-		},
+		tool: declareTool(agent, 12, { allowAgentToDeclare: true }),
 		// The model calls the tool twice with the same arguments (as agents do), then answers.
 		script: [call({ companyId: COMPANY, month: MONTH }), call({ companyId: COMPANY, month: MONTH }), quoteResults()],
+	}),
+	// The same tool without Allow the Agent to Declare, on a company token of its own: refused before any
+	// request, so the sandbox's log has nothing with that token (a declaration sent would show as a 403).
+	billingRefused: (agent) => ({
+		question: `[${agent.key}] Declare 7 payslips for ${COMPANY} for October 2026, tool without the option.`,
+		tool: declareTool(agent, 7),
+		script: [call({ companyId: COMPANY, month: MONTH }), quoteResults()],
 	}),
 };
 
@@ -626,6 +637,17 @@ describe.each(AGENTS)('$title', (agent) => {
 		expect(ours).toHaveLength(1);
 		expect(ours[0]).toMatchObject({ companyId: COMPANY, monthOfApplication: MONTH });
 	});
+
+	test('Billing Declaration → Create without Allow the Agent to Declare: the model reads that writes are not allowed for this tool, and nothing reaches the service', () => {
+		const { run, requests, token } = conversation(agent, 'billingRefused');
+		expect(requests).toHaveLength(2);
+		const content = expectToolRoundTrip(requests, { companyId: COMPANY, month: MONTH });
+		expect(JSON.parse(content)).toEqual([
+			{ error: expect.stringMatching(/^Writes are not allowed for this tool: .*"Allow the Agent to Declare".* Nothing was sent\.$/) },
+		]);
+		expect(agentOutput(run)).toContain('Writes are not allowed for this tool');
+		expect(sandboxRequestsWith(token)).toEqual([]);
+	});
 });
 
 test('the example "Ask about payroll": its three tools offered with companyId and month, each result back to the model', () => {
@@ -672,7 +694,7 @@ test('the example "Ask about payroll": its three tools offered with companyId an
 
 test('no Partner Payroll token ever reaches the model: not in any request body, header or path the fake received', () => {
 	expect(fake.requests.length).toBeGreaterThan(10);
-	// One read token per workflow but the billing ones, the partner token, the example's company API keys.
+	// One read token per workflow but the declaring ones, the partner token, the example's company API keys.
 	expect(new Set(tokens).size).toBeGreaterThanOrEqual(AGENTS.length * (Object.keys(CASES).length - 1) + 2);
 	for (const request of fake.requests) {
 		const seen = JSON.stringify([request.path, request.headers, request.raw]);

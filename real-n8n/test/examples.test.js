@@ -38,10 +38,10 @@ const examples = fs
 	.readdirSync(examplesDir)
 	.filter((file) => file.endsWith('.json'))
 	.map((file) => JSON.parse(fs.readFileSync(path.join(examplesDir, file), 'utf8')));
-// Imported like the others but not executed here: "Ask about payroll" starts from a chat message and
-// needs a language model whose credential the user fills in. real-n8n/test/agent.test.js runs it with a
-// local fake model instead.
-const NEEDS_A_MODEL = new Set(['ex4AskAboutPayroll']);
+// Imported like the others but not executed here: "Ask about payroll" and "declares billing after a person
+// approves" start from a chat message and need a language model (and a mail server) whose credentials the
+// user fills in. real-n8n/test/agent.test.js and agent-review.test.js run them with local fakes instead.
+const NEEDS_A_MODEL = new Set(['ex4AskAboutPayroll', 'ex8DeclareWithReview']);
 // Started by deliveries, polls and the connect link only, never "Execute workflow": webhook-example.test.js,
 // partner-example.test.js and connect-link.test.js run them; they are also checked here as n8n imported them
 // (below).

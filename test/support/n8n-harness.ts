@@ -180,15 +180,29 @@ export async function runDeclarativeNode(
 }
 
 /**
- * Runs a node as an AI Agent's tool, as n8n-core's tool invocation does: the node's `execute()` in
- * a sub-node context whose input is the model's arguments (connection type ai_tool).
+ * The tool variant n8n generates of a node that is `usableAsTool`, as far as the node can see it: the
+ * same `execute()` under the type name with "Tool" appended (`partnerPayrollTool`), which is also what
+ * n8n's `@tool` display option reads.
+ */
+function toolVariantOf(nodeType: INodeType): INodeType {
+	const description = { ...nodeType.description, name: `${nodeType.description.name}Tool` };
+	return Object.assign(Object.create(nodeType) as INodeType, { description });
+}
+
+/**
+ * Runs a node as an AI Agent's tool, as n8n-core's tool invocation does: the node's `execute()`, under
+ * its tool variant's type, in a sub-node context whose input is the model's arguments (connection type
+ * ai_tool). `continueOnFail`: the tool node's On Error set to continue, as recommended for agents.
  */
 export async function runAsTool(
 	nodeType: INodeType,
-	run: Pick<NodeRun, 'parameters' | 'credentials'> & { toolArguments: IDataObject },
+	run: Pick<NodeRun, 'parameters' | 'credentials' | 'continueOnFail'> & {
+		toolArguments: IDataObject;
+	},
 ): Promise<INodeExecutionData[]> {
-	const node = buildNode(nodeType, run);
-	const workflow = buildWorkflow(nodeType, node);
+	const toolType = toolVariantOf(nodeType);
+	const node = buildNode(toolType, run);
+	const workflow = buildWorkflow(toolType, node);
 	const items = [{ json: run.toolArguments }];
 	const context = new SupplyDataContext(
 		workflow,
@@ -204,7 +218,7 @@ export async function runAsTool(
 		[],
 	);
 	// As n8n-core does: the sub-node context stands in for the execute functions.
-	const output = (await nodeType.execute!.call(
+	const output = (await toolType.execute!.call(
 		context as unknown as IExecuteFunctions,
 	)) as INodeExecutionData[][];
 	return output?.[0] ?? [];

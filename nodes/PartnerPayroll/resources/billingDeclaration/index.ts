@@ -1,9 +1,10 @@
 import { resource } from '../resource';
+import { askedBeforeAgentWrites } from './agentGate';
 import { create } from './create';
 
 export const billingDeclaration = resource(
 	'billingDeclaration',
 	'Billing Declaration',
-	[create],
+	[askedBeforeAgentWrites(create)],
 	'create',
 );
