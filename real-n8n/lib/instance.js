@@ -46,8 +46,9 @@ async function createInstance({ prefix = 'n8n-e2e-', runtime = n8nRuntime(), ext
 			server = await startN8n(serverEnv, { runtime });
 			return server;
 		},
-		async stop() {
-			if (server) await server.stop();
+		/** `graceMs`: how long n8n may take to stop before it is killed (for example to finish its executions). */
+		async stop(graceMs) {
+			if (server) await server.stop(graceMs);
 			server = null;
 		},
 		/** Stop the server and delete the user folder, unless E2E_KEEP_USER_FOLDERS is set (debugging). */

@@ -160,8 +160,9 @@ async function createQueueCluster({
 			cluster.main.child = main.child;
 			return main;
 		},
-		async stopMain() {
-			if (main) await main.stop();
+		/** `graceMs`: how long the main may take to stop before it is killed. */
+		async stopMain(graceMs) {
+			if (main) await main.stop(graceMs);
 			main = null;
 		},
 
