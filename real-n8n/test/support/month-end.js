@@ -220,11 +220,10 @@ function outcomeOf({ sandbox, companies, fresh, messages, requests, completedAt 
 }
 
 /**
- * One month-end: the months of `companies` completed within the same second (one end instant, the status
- * changes sent at once). With `restart`, n8n is restarted once half of them have a stored file. Then it
+ * One month-end: the months of `companies` completed in one step of the sandbox, all with one end instant. With `restart`, n8n is restarted once half of them have a stored file. Then it
  * waits until every delivery has ended, for two more polls (the second starts once the first has ended, so
  * whatever the first fired has started), and until `executionsDone()`. `folders()`: the `files/` folders
- * the workflow writes to. Resolves {outcome (outcomeOf), deliveries, completedWithinMs}.
+ * the workflow writes to. Resolves {outcome (outcomeOf), deliveries, endDates (the completions' distinct end instants)}.
  */
 async function runMonthEnd({ sandbox, companies, schedule, folders, executionsDone, restart }) {
 	await sandboxControl(sandbox, 'DELETE', '/requests');
@@ -232,17 +231,13 @@ async function runMonthEnd({ sandbox, companies, schedule, folders, executionsDo
 	const fresh = () => storedFiles(folders()).filter(({ file }) => !before.has(file));
 	const completedAt = Date.now();
 	const executionEndDate = new Date(Math.floor(completedAt / 1000) * 1000).toISOString();
-	await Promise.all(
-		companies.map((companyId) =>
-			sandboxControl(sandbox, 'POST', '/payroll-status', {
-				companyId,
-				month: MONTH_END.month,
-				status: 'completed',
-				executionEndDate,
-			}),
-		),
+	// One request: the sandbox completes every month in one step and sends every event at once.
+	const completed = await sandboxControl(
+		sandbox,
+		'POST',
+		'/payroll-status',
+		companies.map((companyId) => ({ companyId, month: MONTH_END.month, status: 'completed', executionEndDate })),
 	);
-	const completedWithinMs = Date.now() - completedAt;
 	const waitMs = schedule.waitMs(2) + RETRY_SCHEDULE_MS.reduce((sum, ms) => sum + ms, 0);
 	if (restart) {
 		await waitUntil('half of the files to be stored', () => fresh().length >= companies.length / 2, waitMs);
@@ -270,7 +265,8 @@ async function runMonthEnd({ sandbox, companies, schedule, folders, executionsDo
 		requests: await listRequests(sandbox),
 		completedAt,
 	});
-	return { outcome, deliveries: messages.flatMap((message) => message.deliveries).length, completedWithinMs };
+	const endDates = [...new Set(completed.map((status) => status.executionEndDate))];
+	return { outcome, deliveries: messages.flatMap((message) => message.deliveries).length, endDates };
 }
 
 /** What every month-end must leave: each company's own file, once; every copy delivered; every run polled. */
