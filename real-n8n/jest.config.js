@@ -4,6 +4,10 @@
 const { RUNTIMES, n8nRuntime } = require('./lib/runtimes');
 
 const QUEUE_TESTS = '<rootDir>/test/queue/';
+// Issue 37's month-end suites (test/partner-month-end.test.js and its queue twin) run on demand only
+// (`npm run test:month-end`): they take 7 to 12 minutes a row, and on a loaded machine n8n 2.40.7 and queue
+// mode show duplicates and losses that are still open findings (issue 37's note); the default lab leaves them out.
+const MONTH_END_TESTS = process.env.LAB_MONTH_END === '1' ? [] : ['partner-month-end'];
 // The version recipes are package.json files too: jest must not see two packages of one name.
 const modulePathIgnorePatterns = ['<rootDir>/n8n/', '<rootDir>/n8n-newest/'];
 const project = (options) => ({ testEnvironment: 'node', modulePathIgnorePatterns, ...options });
@@ -13,7 +17,7 @@ const e2eProject = (runtime) =>
 	project({
 		displayName: runtime.projectName('e2e'),
 		testMatch: ['<rootDir>/test/**/*.test.js'],
-		testPathIgnorePatterns: ['/node_modules/', QUEUE_TESTS],
+		testPathIgnorePatterns: ['/node_modules/', QUEUE_TESTS, ...MONTH_END_TESTS],
 		setupFiles: [`<rootDir>/test/support/n8n-${runtime.label}.js`],
 	});
 
@@ -30,6 +34,7 @@ module.exports = {
 		project({
 			displayName: n8nRuntime('newest').projectName('queue'),
 			testMatch: [`${QUEUE_TESTS}**/*.test.js`],
+			testPathIgnorePatterns: ['/node_modules/', ...MONTH_END_TESTS],
 			setupFiles: ['<rootDir>/test/support/n8n-newest.js'],
 		}),
 	],

@@ -28,12 +28,19 @@ function tokenView(record) {
   return { token: maskSecret(token), ...rest };
 }
 
-/** Switches a payroll status; a month that becomes completed sends `payroll.run` to registered webhooks. */
+/**
+ * Switches a payroll status, or (an array) several at once, all or none, so that a partner's month-end can
+ * complete many companies in the same instant; a month that becomes completed sends `payroll.run` to
+ * registered webhooks.
+ */
 function switchPayrollStatus(companyState, webhooks, body) {
-  const before = companyState.payrollStatus(body && body.companyId, body && body.month).status;
-  const result = companyState.setPayrollStatus(body);
-  if (result.status === 'completed' && before !== 'completed') webhooks.payrollRun(result);
-  return result;
+  const changes = Array.isArray(body) ? body : [body];
+  const before = changes.map((change) => companyState.payrollStatus(change && change.companyId, change && change.month).status);
+  const results = companyState.setPayrollStatuses(changes);
+  results.forEach((result, index) => {
+    if (result.status === 'completed' && before[index] !== 'completed') webhooks.payrollRun(result);
+  });
+  return Array.isArray(body) ? results : results[0];
 }
 
 function createControl({ clients, tokens, companyState, faults, requestLog, rateLimiter, webhooks, reset, seedView, storage, info }) {

@@ -22,8 +22,17 @@ function createCompanyState({ companyExists, now = () => new Date() }) {
     return companyExists(companyId) ? seededPayrollStatus(companyId, month) : NOT_COMPLETED;
   }
 
-  /** Control: `completed` without a date gets "now"; `not_completed` always pairs with a null date. */
-  function setPayrollStatus({ companyId, month, status, executionEndDate } = {}) {
+  /**
+   * Control: several statuses at once, all or none (every change is checked before any is made).
+   * `completed` without a date gets "now"; `not_completed` always pairs with a null date.
+   */
+  function setPayrollStatuses(changes) {
+    const checked = changes.map((change) => checkedPayrollStatus(change ?? {}));
+    for (const { companyId, month, value } of checked) statusOverrides.set(`${companyId}|${month}`, value);
+    return checked.map(({ companyId, month, value }) => ({ companyId, month, ...value }));
+  }
+
+  function checkedPayrollStatus({ companyId, month, status, executionEndDate } = {}) {
     if (!companyExists(companyId)) throw new InputError(`Unknown companyId "${companyId}"`, 404);
     if (!isValidMonth(month)) throw new InputError(`month must be ${MONTH_FORMAT_TEXT}`);
     if (!PAYROLL_STATUSES.includes(status)) throw new InputError(`status must be one of ${PAYROLL_STATUSES.join(', ')}`);
@@ -35,9 +44,7 @@ function createCompanyState({ companyExists, now = () => new Date() }) {
     } else if (executionEndDate !== undefined && executionEndDate !== null) {
       throw new InputError('executionEndDate must be null when status is not_completed (spec: States)');
     }
-    const value = Object.freeze({ status, executionEndDate: endDate });
-    statusOverrides.set(`${companyId}|${month}`, value);
-    return { companyId, month, ...value };
+    return { companyId, month, value: Object.freeze({ status, executionEndDate: endDate }) };
   }
 
   function addDeclaration(declaration) {
@@ -62,7 +69,7 @@ function createCompanyState({ companyExists, now = () => new Date() }) {
     listedDocuments.clear();
   }
 
-  return { payrollStatus, setPayrollStatus, addDeclaration, declarationsOf, markListed, wasListed, reset };
+  return { payrollStatus, setPayrollStatuses, addDeclaration, declarationsOf, markListed, wasListed, reset };
 }
 
 module.exports = { createCompanyState, PAYROLL_STATUSES };

@@ -34,6 +34,8 @@ async function createInstance({ prefix = 'n8n-e2e-', runtime = n8nRuntime(), ext
 	// CLI commands may run next to `n8n start`: every n8n process opens its own task broker.
 	const cli = new N8nCli({ ...serverEnv, N8N_RUNNERS_BROKER_PORT: String(cliBrokerPort) }, runtime);
 	let server = null;
+	// A start still under way (a restart when a test times out): stop() waits for it, so no n8n outlives the test.
+	let starting = null;
 
 	return {
 		runtime,
@@ -43,11 +45,18 @@ async function createInstance({ prefix = 'n8n-e2e-', runtime = n8nRuntime(), ext
 		url: `http://127.0.0.1:${port}`,
 		cli,
 		async start() {
-			server = await startN8n(serverEnv, { runtime });
+			starting = startN8n(serverEnv, { runtime });
+			try {
+				server = await starting;
+			} finally {
+				starting = null;
+			}
 			return server;
 		},
-		async stop() {
-			if (server) await server.stop();
+		/** `graceMs`: how long n8n may take to stop before it is killed (for example to finish its executions). */
+		async stop(graceMs) {
+			await starting?.catch(() => {});
+			if (server) await server.stop(graceMs);
 			server = null;
 		},
 		/** Stop the server and delete the user folder, unless E2E_KEEP_USER_FOLDERS is set (debugging). */

@@ -143,6 +143,8 @@ async function createQueueCluster({
 	}
 
 	let main = null;
+	// A start of the main still under way (a restart when a test times out): stopMain() waits for it.
+	let mainStarting = null;
 
 	const cluster = {
 		runtime,
@@ -156,12 +158,19 @@ async function createQueueCluster({
 		webhookProcesses: webhookSpecs,
 
 		async startMain() {
-			main = await startN8n(mainEnv, { runtime, logFile: cluster.main.logFile });
+			mainStarting = startN8n(mainEnv, { runtime, logFile: cluster.main.logFile });
+			try {
+				main = await mainStarting;
+			} finally {
+				mainStarting = null;
+			}
 			cluster.main.child = main.child;
 			return main;
 		},
-		async stopMain() {
-			if (main) await main.stop();
+		/** `graceMs`: how long the main may take to stop before it is killed. */
+		async stopMain(graceMs) {
+			await mainStarting?.catch(() => {});
+			if (main) await main.stop(graceMs);
 			main = null;
 		},
 

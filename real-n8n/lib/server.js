@@ -36,7 +36,8 @@ async function startN8n(env, { logFile, readyTimeoutMs = READY_TIMEOUT_MS, runti
 	let exited = null;
 	child.once('exit', (code, signal) => (exited = { code, signal }));
 
-	const stop = () => stopProcessGroup(child);
+	// `graceMs`: how long n8n may take to stop before it is killed (stopProcessGroup's default when omitted).
+	const stop = (graceMs) => stopProcessGroup(child, graceMs);
 	const deadline = Date.now() + readyTimeoutMs;
 	// Readiness turns 200 before the editor and /rest are served, so wait for /rest/settings too.
 	while (!(await answers(`${url}/healthz/readiness`)) || !(await answers(`${url}/rest/settings`))) {

@@ -117,6 +117,24 @@ describe('/_sandbox/payroll-status', () => {
     expect(response.status).toBe(expected);
     expect(response.body).toMatchObject({ code: expected, error: expect.any(String), details: expect.any(String) });
   });
+
+  test('an array switches several statuses in one request; one refused change leaves every status as it was', async () => {
+    const endDate = '2026-11-27T09:00:00.000Z';
+    const refused = await control(sandbox, '/payroll-status', { method: 'POST', body: [
+      { companyId: 'FR1002', month: '202611', status: 'completed', executionEndDate: endDate },
+      { companyId: 'XX0000', month: '202611', status: 'completed' },
+    ] });
+    expect(refused.status).toBe(404);
+    expect((await control(sandbox, '/payroll-status?companyId=FR1002&month=202611')).body.status).toBe('not_completed');
+
+    const both = await control(sandbox, '/payroll-status', { method: 'POST', body: [
+      { companyId: 'FR1001', month: '202611', status: 'completed', executionEndDate: endDate },
+      { companyId: 'FR1002', month: '202611', status: 'completed', executionEndDate: endDate },
+    ] });
+    expect(both.body).toEqual(['FR1001', 'FR1002'].map((companyId) => ({ companyId, month: '202611', status: 'completed', executionEndDate: endDate })));
+    expect(await status(FIXED)).toEqual({ status: 'completed', executionEndDate: endDate });
+    expect((await control(sandbox, '/payroll-status?companyId=FR1002&month=202611')).body).toMatchObject({ status: 'completed', executionEndDate: endDate });
+  });
 });
 
 describe('/_sandbox/tokens', () => {

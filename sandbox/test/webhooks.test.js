@@ -76,6 +76,18 @@ test('a month switched to completed sends a signed payroll.run event once, its d
   expect((await control(sandbox, '/webhooks/deliveries')).body).toMatchObject([{ messageId: delivery.headers['svix-id'], attempt: 1, status: 204, error: null, durationMs: expect.any(Number) }]);
 });
 
+test('months completed together (an array) send one payroll.run each, none for a month already completed', async () => {
+  await register();
+  const changes = ['FR1001', 'FR1002', 'ES2001'].map((companyId) => ({ companyId, month: '202611', status: 'completed', executionEndDate: '2026-11-27T18:00:00.000Z' }));
+  await control(sandbox, '/payroll-status', { method: 'POST', body: changes.slice(0, 1) });
+  await waitForDeliveries(1);
+  await control(sandbox, '/payroll-status', { method: 'POST', body: changes });
+  const deliveries = await waitForDeliveries(3);
+  await pause(50);
+  expect(received).toHaveLength(3);
+  expect(deliveries.map((delivery) => JSON.parse(delivery.body).data.companyId).sort()).toEqual(['ES2001', 'FR1001', 'FR1002']);
+});
+
 test('on demand for a completed month, each time a new message id; another effectiveDate for a re-run; 409 for a month not completed', async () => {
   await register();
   const sent = await control(sandbox, '/webhooks/payroll-run', { method: 'POST', body: { companyId: 'GB3001', month: '202608' } });

@@ -9,6 +9,8 @@ const path = require('node:path');
 const Sequencer = require('@jest/test-sequencer').default;
 
 const LONGEST = [
+	'queue/partner-month-end-queue.test.js',
+	'partner-month-end.test.js',
 	'trigger-promises.test.js',
 	'queue/queue-mode.test.js',
 	'trigger-edges.test.js',
