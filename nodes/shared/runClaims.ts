@@ -1,7 +1,5 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { isInFlight } from './inFlight';
-
 // Which runs the package's triggers started, per workflow: the Partner Payroll Trigger (poll) and the
 // Partner Payroll Webhook Trigger of one workflow claim a run here, by its identity (`runKeyOf`),
 // before they start the workflow for it, so a payroll run that both see starts the workflow once.
@@ -56,16 +54,22 @@ export function adoptStoredRuns(workflowId: string, stored: unknown): void {
 }
 
 /**
- * Holds a run until `startRun` (n8n created the execution) or `releaseRun` (it did not): false when
- * a trigger of this workflow started it or holds it. A hold whose outcome never came (the sender
- * closed the connection, n8n failed silently) lapses after IN_FLIGHT_MAX_MS; if n8n did create the
- * execution, the table it saved with it says so.
+ * Holds a run until `startRun` (n8n created the execution) or `releaseRun` (it answered that it did
+ * not): false when a trigger of this workflow started it or holds it. A hold never lapses with time:
+ * n8n may create the execution long after the sender closed the connection (a loaded n8n), and a
+ * hold that lapsed then would let a retry start the run twice. A hand-over that n8n dropped without
+ * an answer keeps the run held in this process until it restarts; the poll after the restart starts it.
  */
 export function holdRun(workflowId: string, key: string, nowMs: number): boolean {
 	const runs = runsOf(workflowId);
-	if (runs.started.has(key) || isInFlight(runs.held, key, nowMs)) return false;
+	if (runs.started.has(key) || runs.held.has(key)) return false;
 	runs.held.set(key, nowMs);
 	return true;
+}
+
+/** Whether a trigger of this workflow started the run (not only holds it). */
+export function isRunStarted(workflowId: string, key: string): boolean {
+	return runsOf(workflowId).started.has(key);
 }
 
 /** The held run was started: n8n created its execution. */

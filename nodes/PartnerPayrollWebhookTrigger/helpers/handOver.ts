@@ -4,6 +4,7 @@ import {
 	RUNS_FIELD,
 	adoptStoredRuns,
 	holdRun,
+	isRunStarted,
 	releaseRun,
 	runKeyOf,
 	startRun,
@@ -117,9 +118,13 @@ export function handOver(
 	const runKey = runKeyOf(item.json) ?? messageId;
 	adoptStoredRuns(workflowId, staticData[RUNS_FIELD]);
 	if (!holdRun(workflowId, runKey, Date.now())) {
+		if (!isRunStarted(workflowId, runKey)) {
+			// Its hand-over has no outcome yet: the sender retries, and a retry after the outcome is answered by it.
+			return refuse(context, 'inFlight', `Retry later: ${runKey} is still being handed to n8n`);
+		}
 		return acknowledge(
 			context,
-			`Duplicate: ${runKey} was already started, or is being started, by another Partner Payroll trigger of this workflow; nothing started`,
+			`Duplicate: ${runKey} was already started by a Partner Payroll trigger of this workflow; nothing started`,
 		);
 	}
 	const change = outcome?.kind === 'emit' ? outcome.change : undefined;
