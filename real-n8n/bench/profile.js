@@ -4,6 +4,9 @@
 // CPU profiles (--cpu-prof) of n8n while it runs 1,000 items through Get Status, once with this
 // package's node and once with the HTTP Request node, each in its own n8n process. Only the samples
 // taken while a workflow ran count (both processes share CLOCK_MONOTONIC). Prints where the time goes.
+// With --webhooks: one n8n receiving the bench's webhook deliveries (the webhook trigger, the community
+// trigger that checks nothing, n8n's Webhook node, in turn), with the CPU time per delivery of the whole
+// n8n process (its threads too: SQLite works outside JavaScript) beside the profile of each receiver.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -11,6 +14,7 @@ const { startSandboxProcess } = require('./sandbox');
 const { loadRealN8nLibrary, runtimeOf, createBenchN8n } = require('./n8n');
 const { credentialRecords, subjects, webhookWorkflow } = require('./workflows');
 const { itemsRun } = require('./measure');
+const { FIXTURE_PACKAGE, webhookSecretRecord, webhookBenchWorkflows, receiverUrls, throughputRun } = require('./webhooks');
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -20,6 +24,9 @@ const nowMicros = () => Number(process.hrtime.bigint() / 1000n);
 
 const CATEGORIES = [
 	['this package', /n8n-nodes-partner-payroll/],
+	['the bench fixture (a trigger that checks nothing)', /n8n-nodes-bench-plain-webhook/],
+	['TypeORM / SQLite driver (database)', /node_modules\/(@n8n\/typeorm|typeorm|sqlite3)\//],
+	['Express / body parsing', /node_modules\/(express|body-parser|raw-body|router)\//],
 	['n8n-core (engine)', /n8n-core\//],
 	['n8n-workflow (expressions, parameters)', /n8n-workflow\//],
 	['HTTP Request node', /n8n-nodes-base\/dist\/nodes\/HttpRequest/],
@@ -105,12 +112,73 @@ async function profileOne(lib, sandbox, runtime, key, workflow, items) {
 	}
 }
 
+/** User and system CPU time of a process and its threads so far, in ms (/proc/<pid>/stat, clock ticks of 10 ms). */
+function processCpuMs(pid) {
+	const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+	return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * The webhook receivers in one n8n, `RUNS` throughput runs each (rotating), the profile cut into each
+ * receiver's windows: CPU per delivery, by origin and by function.
+ */
+async function profileWebhooks(lib, sandbox) {
+	const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-profile-webhooks-'));
+	const bench = await createBenchN8n(lib, {
+		credentials: [...credentialRecords(sandbox), webhookSecretRecord()],
+		workflows: webhookBenchWorkflows(),
+		fixturePackages: [FIXTURE_PACKAGE],
+		log: () => {},
+		extraEnv: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` },
+	});
+	const urls = receiverUrls(bench);
+	const receivers = Object.keys(urls);
+	const measured = Object.fromEntries(receivers.map((who) => [who, { windows: [], runs: [], cpuMs: 0, deliveries: 0 }]));
+	try {
+		await bench.start();
+		const pid = bench.pid;
+		for (const who of receivers) await throughputRun(urls[who], 20); // warm-up
+		for (let run = 0; run < RUNS; run += 1) {
+			for (const who of [...receivers.slice(run % receivers.length), ...receivers.slice(0, run % receivers.length)]) {
+				const cpuBefore = processCpuMs(pid);
+				const start = nowMicros();
+				const result = await throughputRun(urls[who]);
+				measured[who].windows.push([start, nowMicros()]);
+				measured[who].cpuMs += processCpuMs(pid) - cpuBefore;
+				measured[who].deliveries += result.deliveries;
+				measured[who].runs.push(result);
+			}
+		}
+		await bench.stop();
+		const file = fs.readdirSync(profileDir).find((name) => name.includes(`.${pid}.`));
+		if (!file) throw new Error(`no CPU profile of the n8n process ${pid} in ${profileDir}`);
+		const profile = JSON.parse(fs.readFileSync(path.join(profileDir, file), 'utf8'));
+		for (const who of receivers) {
+			const { windows, runs, cpuMs, deliveries } = measured[who];
+			const analysis = analyse(profile, windows);
+			const perDelivery = (micros) => `${(micros / 1000 / deliveries).toFixed(2)} ms per delivery`;
+			console.log(`\n===== ${who}: ${runs.map((run) => `${run.perSecond.toFixed(1)} deliveries/s (p99 ${Math.round(run.p99Ms)} ms)`).join(', ')}`);
+			console.log(`n8n process CPU (all threads): ${(cpuMs / deliveries).toFixed(2)} ms per delivery; JavaScript samples: ${perDelivery(analysis.total)}`);
+			printTable('By origin (self time):', analysis.categories, analysis.total, 20);
+			printTable('Functions (self time):', analysis.self, analysis.total);
+			if (analysis.inclusivePackage.samples) {
+				console.log(`\nBelow frames of this package (synchronous part): ${perDelivery(analysis.inclusivePackage.samples)}`);
+				printTable('Outermost package frame of those samples:', analysis.inclusivePackage.frames, analysis.total, 15);
+			}
+		}
+		console.log(`\nprofile: ${path.join(profileDir, file)}; load average now ${os.loadavg().map((value) => value.toFixed(2)).join(', ')}`);
+	} finally {
+		await bench.dispose();
+	}
+}
+
 async function main() {
 	const lib = loadRealN8nLibrary(option('--n8n-version'));
 	await lib.ensureN8nInstalled();
 	const runtime = runtimeOf(lib);
 	const sandbox = await startSandboxProcess({ accountingLines: 100, paymentFileBytes: 1000 });
 	try {
+		if (args.includes('--webhooks')) return await profileWebhooks(lib, sandbox);
 		const all = subjects(sandbox, runtime.httpRequestVersion);
 		for (const key of ['statusNode', 'statusHttp']) {
 			const { runs, analysis, file } = await profileOne(lib, sandbox, runtime, key, webhookWorkflow(key, all[key]), all[key].items);
