@@ -14,7 +14,7 @@ const { startSandboxProcess } = require('./sandbox');
 const { loadRealN8nLibrary, runtimeOf, createBenchN8n } = require('./n8n');
 const { credentialRecords, subjects, webhookWorkflow } = require('./workflows');
 const { itemsRun } = require('./measure');
-const { FIXTURE_PACKAGE, webhookSecretRecord, webhookBenchWorkflows, receiverUrls, throughputRun } = require('./webhooks');
+const { FIXTURE_PACKAGE, webhookSecretRecord, webhookBenchWorkflows, receiverUrls, sendAll, newMessage, startedByTrigger } = require('./webhooks');
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -119,8 +119,10 @@ function processCpuMs(pid) {
 }
 
 /**
- * The webhook receivers in one n8n, `RUNS` throughput runs each (rotating), the profile cut into each
- * receiver's windows: CPU per delivery, by origin and by function.
+ * The webhook receivers in one n8n, each delivery's part apart: the package's trigger on new events
+ * (each starts the workflow) and on copies of them (each answered as a duplicate), the community trigger
+ * that checks nothing and n8n's Webhook node on new events; `RUNS` rounds in turn. Prints the n8n
+ * process's CPU per delivery and, from the profile cut into each part's windows, where it went.
  */
 async function profileWebhooks(lib, sandbox) {
 	const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-profile-webhooks-'));
@@ -129,36 +131,53 @@ async function profileWebhooks(lib, sandbox) {
 		workflows: webhookBenchWorkflows(),
 		fixturePackages: [FIXTURE_PACKAGE],
 		log: () => {},
-		extraEnv: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` },
+		// /metrics counts the expression isolates n8n acquires (n8n 2.40's expression engine).
+		extraEnv: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}`, N8N_METRICS: 'true' },
 	});
 	const urls = receiverUrls(bench);
-	const receivers = Object.keys(urls);
-	const measured = Object.fromEntries(receivers.map((who) => [who, { windows: [], runs: [], cpuMs: 0, deliveries: 0 }]));
+	const isolatesAcquired = async () => {
+		const text = await (await fetch(`${bench.instance.url}/metrics`)).text();
+		return Number(/^n8n_expression_pool_acquired_total\S*\s+(\d+)/m.exec(text)?.[1] ?? NaN);
+	};
+	const EVENTS = 100;
+	const parts = {
+		'trigger, new events': { windows: [], cpuMs: 0, deliveries: 0, started: 0, isolates: 0 },
+		'trigger, copies': { windows: [], cpuMs: 0, deliveries: 0, started: 0, isolates: 0 },
+		'fixture (checks nothing), new events': { windows: [], cpuMs: 0, deliveries: 0, started: 0, isolates: 0 },
+		"n8n's Webhook node, new events": { windows: [], cpuMs: 0, deliveries: 0, started: 0, isolates: 0 },
+	};
 	try {
 		await bench.start();
 		const pid = bench.pid;
-		for (const who of receivers) await throughputRun(urls[who], 20); // warm-up
+		const measure = async (part, url, messages) => {
+			const isolatesBefore = await isolatesAcquired();
+			const cpuBefore = processCpuMs(pid);
+			const start = nowMicros();
+			const answers = await sendAll(url, messages, 1);
+			parts[part].windows.push([start, nowMicros()]);
+			parts[part].cpuMs += processCpuMs(pid) - cpuBefore;
+			parts[part].isolates += (await isolatesAcquired()) - isolatesBefore;
+			parts[part].deliveries += answers.length;
+			parts[part].started += startedByTrigger(answers);
+		};
+		for (const url of Object.values(urls)) await sendAll(url, Array.from({ length: 20 }, newMessage), 2); // warm-up
 		for (let run = 0; run < RUNS; run += 1) {
-			for (const who of [...receivers.slice(run % receivers.length), ...receivers.slice(0, run % receivers.length)]) {
-				const cpuBefore = processCpuMs(pid);
-				const start = nowMicros();
-				const result = await throughputRun(urls[who]);
-				measured[who].windows.push([start, nowMicros()]);
-				measured[who].cpuMs += processCpuMs(pid) - cpuBefore;
-				measured[who].deliveries += result.deliveries;
-				measured[who].runs.push(result);
-			}
+			const messages = Array.from({ length: EVENTS }, newMessage);
+			await measure('trigger, new events', urls.trigger, messages);
+			await measure('trigger, copies', urls.trigger, messages);
+			await measure('fixture (checks nothing), new events', urls.fixture, Array.from({ length: EVENTS }, newMessage));
+			await measure("n8n's Webhook node, new events", urls.plain, Array.from({ length: EVENTS }, newMessage));
 		}
 		await bench.stop();
 		const file = fs.readdirSync(profileDir).find((name) => name.includes(`.${pid}.`));
 		if (!file) throw new Error(`no CPU profile of the n8n process ${pid} in ${profileDir}`);
 		const profile = JSON.parse(fs.readFileSync(path.join(profileDir, file), 'utf8'));
-		for (const who of receivers) {
-			const { windows, runs, cpuMs, deliveries } = measured[who];
+		for (const [part, { windows, cpuMs, deliveries, started, isolates }] of Object.entries(parts)) {
 			const analysis = analyse(profile, windows);
 			const perDelivery = (micros) => `${(micros / 1000 / deliveries).toFixed(2)} ms per delivery`;
-			console.log(`\n===== ${who}: ${runs.map((run) => `${run.perSecond.toFixed(1)} deliveries/s (p99 ${Math.round(run.p99Ms)} ms)`).join(', ')}`);
+			console.log(`\n===== ${part}: ${deliveries} deliveries${part.startsWith('trigger') ? `, ${started} started the workflow` : ''}`);
 			console.log(`n8n process CPU (all threads): ${(cpuMs / deliveries).toFixed(2)} ms per delivery; JavaScript samples: ${perDelivery(analysis.total)}`);
+			console.log(`expression isolates n8n acquired: ${(isolates / deliveries).toFixed(2)} per delivery`);
 			printTable('By origin (self time):', analysis.categories, analysis.total, 20);
 			printTable('Functions (self time):', analysis.self, analysis.total);
 			if (analysis.inclusivePackage.samples) {

@@ -314,7 +314,7 @@ function runLines({ items, downloads = [], parseLines, trigger, limited, webhook
 		for (const [who, label] of [['trigger', 'webhook trigger'], ['fixture', 'community trigger that checks nothing'], ['plain', "n8n's Webhook node"]]) {
 			lines.push(
 				perRun(`Webhook deliveries, ${label}: answer time, median (ms)`, webhooks.latency[who], (run) => formatNumber(run.medianMs)),
-				perRun(`Webhook deliveries, ${label}: deliveries per second (p99 ms; not 2xx)`, webhooks.throughput[who], (run) => `${formatNumber(run.perSecond, 1)} (${formatNumber(run.p99Ms)}; ${run.failed})`),
+				perRun(`Webhook deliveries, ${label}: deliveries per second (p99 ms; not 2xx; load average at its start)`, webhooks.throughput[who], (run) => `${formatNumber(run.perSecond, 1)} (${formatNumber(run.p99Ms)}; ${run.failed}; ${formatNumber(run.load, 2)})`),
 			);
 		}
 	}

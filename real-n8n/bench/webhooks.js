@@ -6,6 +6,7 @@
 // several in flight at once, every event delivered twice: the copy, as Svix sends it again, after the first
 // answer). Signatures are made with the sandbox's own Svix code, not the package's.
 const crypto = require('node:crypto');
+const os = require('node:os');
 const path = require('node:path');
 const { svixSignature } = require('../../sandbox/webhooks');
 
@@ -97,32 +98,39 @@ function percentile(sorted, share) {
 	return sorted[Math.max(0, Math.ceil(share * sorted.length) - 1)];
 }
 
-/**
- * `events` events, each delivered twice (the copy right after the first answer), `IN_FLIGHT` deliveries at
- * a time: deliveries per second, the answers' p99, the answers that were not 2xx and those that said the
- * workflow started (the package's trigger says so in its body; the others start one for every delivery).
- */
-async function throughputRun(url, events = THROUGHPUT_EVENTS) {
+/** Sends every message `times` times in a row (again once answered), `IN_FLIGHT` deliveries at a time; the answers. */
+async function sendAll(url, messages, times) {
 	let taken = 0;
 	const answers = [];
-	const started = performance.now();
 	await Promise.all(
 		Array.from({ length: IN_FLIGHT }, async () => {
-			while (taken < events) {
+			while (taken < messages.length) {
+				const message = messages[taken];
 				taken += 1;
-				const message = newMessage();
-				answers.push(await postSigned(url, message));
-				answers.push(await postSigned(url, message));
+				for (let time = 0; time < times; time += 1) answers.push(await postSigned(url, message));
 			}
 		}),
 	);
+	return answers;
+}
+
+/** How many answers said the package's trigger started the workflow (the others start one for every delivery). */
+const startedByTrigger = (answers) => answers.filter((answer) => answer.text.includes('Workflow started for message')).length;
+
+/**
+ * `events` events, each delivered twice (the copy right after the first answer): deliveries per second,
+ * the answers' p99, the answers that were not 2xx and those that said the workflow started.
+ */
+async function throughputRun(url, events = THROUGHPUT_EVENTS) {
+	const started = performance.now();
+	const answers = await sendAll(url, Array.from({ length: events }, newMessage), 2);
 	const wallMs = performance.now() - started;
 	const times = answers.map((answer) => answer.answerMs).sort((a, b) => a - b);
 	return {
 		events,
 		deliveries: answers.length,
 		failed: answers.filter((answer) => answer.status < 200 || answer.status >= 300).length,
-		startedByTrigger: answers.filter((answer) => answer.text.includes('Workflow started for message')).length,
+		startedByTrigger: startedByTrigger(answers),
 		wallMs,
 		perSecond: (answers.length / wallMs) * 1000,
 		p99Ms: percentile(times, 0.99),
@@ -162,10 +170,11 @@ async function measureWebhooks(bench, sandbox, runs, log) {
 	for (let run = 0; run < runs; run += 1) {
 		for (const who of orderOf(run)) {
 			const latency = await latencyRun(sandbox, endpoints[who]);
-			const throughput = await throughputRun(urlOf(bench, receivers[who]));
+			const load = os.loadavg()[0];
+			const throughput = { ...(await throughputRun(urlOf(bench, receivers[who]))), load };
 			results.latency[who].push(latency);
 			results.throughput[who].push(throughput);
-			log(`  ${who}: answer in ${latency.medianMs} ms (median of ${LATENCY_DELIVERIES}), ${throughput.perSecond.toFixed(1)} deliveries/s (p99 ${Math.round(throughput.p99Ms)} ms), ${throughput.failed + latency.failed} not 2xx`);
+			log(`  ${who}: answer in ${latency.medianMs} ms (median of ${LATENCY_DELIVERIES}), ${throughput.perSecond.toFixed(1)} deliveries/s (p99 ${Math.round(throughput.p99Ms)} ms), ${throughput.failed + latency.failed} not 2xx, load ${load.toFixed(2)}`);
 		}
 	}
 	await sandbox.control('DELETE', '/webhooks');
@@ -177,4 +186,4 @@ function receiverUrls(bench) {
 	return Object.fromEntries(Object.entries(receivers).map(([who, receiver]) => [who, urlOf(bench, receiver)]));
 }
 
-module.exports = { FIXTURE_PACKAGE, webhookSecretRecord, webhookBenchWorkflows, measureWebhooks, receiverUrls, throughputRun, LATENCY_DELIVERIES };
+module.exports = { FIXTURE_PACKAGE, webhookSecretRecord, webhookBenchWorkflows, measureWebhooks, receiverUrls, throughputRun, sendAll, newMessage, startedByTrigger, LATENCY_DELIVERIES };
