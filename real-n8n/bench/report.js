@@ -364,6 +364,13 @@ documents of GB3001 (\`listedDocuments\`), read with GB3001's token of the same 
 In queue mode (Redis, Postgres, a main and two workers of the same n8n, each worker running one execution at a
 time, the single n8n stopped), every run is listed with the load average at its start; a run is 1,000 items
 in one execution, then two executions of 500 started together, which the workers' logs show on one worker each.
+The connection-per-request floor is the bench process sending the same 1,000 GETs one after the other with a
+new \`http.Agent\` each, as n8n builds one for every request a node sends; the sandbox numbers the TCP
+connections. Webhook deliveries go to three receivers in the same n8n: the package's webhook trigger, a
+community trigger that checks nothing (\`real-n8n/bench/fixtures/n8n-nodes-bench-plain-webhook\`, installed from
+\`npm pack\` as the package is) and n8n's Webhook node; every event is sent twice, the copy once the first answer
+came (as Svix sends a delivery again), and p99 is over every answer of a run. \`node real-n8n/bench/profile.js
+--webhooks\` shows where each receiver's time goes (docs/performance.md).
 
 ## Runs
 
