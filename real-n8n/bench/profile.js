@@ -6,7 +6,8 @@
 // taken while a workflow ran count (both processes share CLOCK_MONOTONIC). Prints where the time goes.
 // With --webhooks: one n8n receiving the bench's webhook deliveries (the webhook trigger, the community
 // trigger that checks nothing, n8n's Webhook node, in turn), with the CPU time per delivery of the whole
-// n8n process (its threads too: SQLite works outside JavaScript) beside the profile of each receiver.
+// n8n process (its threads too: SQLite works outside JavaScript) beside the profile of each receiver;
+// `--env NAME=VALUE` sets an n8n setting for that n8n.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -21,6 +22,9 @@ const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name
 const RUNS = Number(option('--runs', 3));
 const TOP = Number(option('--top', 25));
 const nowMicros = () => Number(process.hrtime.bigint() / 1000n);
+/** `--env NAME=VALUE` (repeatable): settings of the profiled n8n, to see what one changes. */
+const n8nSettings = () =>
+	Object.fromEntries(args.flatMap((arg, index) => (arg === '--env' ? [args[index + 1].split(/=(.*)/s).slice(0, 2)] : [])));
 
 const CATEGORIES = [
 	['this package', /n8n-nodes-partner-payroll/],
@@ -132,7 +136,7 @@ async function profileWebhooks(lib, sandbox) {
 		fixturePackages: [FIXTURE_PACKAGE],
 		log: () => {},
 		// /metrics counts the expression isolates n8n acquires (n8n 2.40's expression engine).
-		extraEnv: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}`, N8N_METRICS: 'true' },
+		extraEnv: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}`, N8N_METRICS: 'true', ...n8nSettings() },
 	});
 	const urls = receiverUrls(bench);
 	const isolatesAcquired = async () => {
