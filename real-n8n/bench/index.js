@@ -16,7 +16,8 @@ const { figuresOf, consoleLines, writeReport } = require('./report');
 const { formatNumber, MiB } = require('./stats');
 
 const repoRoot = path.resolve(__dirname, '..', '..');
-const USAGE = `Usage: npm run bench -- [--runs N] [--n8n-version V] [--no-build] [--output FILE] [--only SECTION[,SECTION...]]
+const USAGE = `Usage: npm run bench -- [--runs N] [--n8n-version V] [--no-build] [--output FILE] [--only SECTION[,SECTION...]] [--n8n-env NAME=VALUE]
+  --n8n-env NAME=VALUE (repeatable) starts the bench's single n8n with this setting (not queue mode); every row names it
   --only runs these sections alone and writes them to --output (default
   ${path.join(os.tmpdir(), 'partner-payroll-bench-<sections>.md')}), never to BENCHMARKS.md:
     items              1,000 items through Get Status, the connections they opened, the connection-per-request floor
@@ -31,7 +32,7 @@ const SECTIONS = ['items', 'rate-limit', 'parse-lines', 'trigger', 'webhooks', '
 const COMMITTED_REPORT = path.join(repoRoot, 'BENCHMARKS.md');
 
 function parseArgs(argv) {
-	const options = { runs: 3, n8nVersion: undefined, build: true, output: undefined, only: undefined, items: 1000, lines: 100_000, smallFile: 70_000, largeFile: 50 * MiB };
+	const options = { n8nEnv: [], runs: 3, n8nVersion: undefined, build: true, output: undefined, only: undefined, items: 1000, lines: 100_000, smallFile: 70_000, largeFile: 50 * MiB };
 	for (let index = 0; index < argv.length; index += 1) {
 		const [flag, inline] = argv[index].split(/=(.*)/s);
 		const value = () => inline ?? argv[(index += 1)];
@@ -41,6 +42,7 @@ function parseArgs(argv) {
 		// npm runs the bench in real-n8n/; a relative --output means the folder the command was typed in.
 		else if (flag === '--output') options.output = path.resolve(process.env.INIT_CWD ?? process.cwd(), value());
 		else if (flag === '--only') options.only = value().split(',');
+		else if (flag === '--n8n-env') options.n8nEnv.push(value());
 		else if (flag === '--help') {
 			console.log(USAGE);
 			process.exit(0);
@@ -57,6 +59,8 @@ function parseArgs(argv) {
 		options.output ??= path.join(os.tmpdir(), `partner-payroll-bench-${options.only.join('-')}.md`);
 		if (options.output === COMMITTED_REPORT) throw new Error(`--only ${options.only.join(',')} writes a partial report: choose another --output than BENCHMARKS.md`);
 	}
+	// Queue mode starts n8n processes of its own, without these settings.
+	if (options.n8nEnv.length && wanted(options, 'queue-rate-limit')) throw new Error('--n8n-env sets the single n8n only: choose sections with --only, without queue-rate-limit');
 	options.output ??= COMMITTED_REPORT;
 	return options;
 }
@@ -246,6 +250,7 @@ async function main() {
 			credentials: [...credentialRecords(sandbox), webhookSecretRecord()],
 			workflows: [...Object.values(workflows), ...webhookBenchWorkflows()],
 			fixturePackages: [FIXTURE_PACKAGE],
+			extraEnv: Object.fromEntries(options.n8nEnv.map((setting) => setting.split(/=(.*)/s).slice(0, 2))),
 			log,
 		});
 		await bench.start();
@@ -290,7 +295,9 @@ async function main() {
 }
 
 function finish(options, { machine, results, startedAt }) {
-	const figures = figuresOf(results);
+	const figures = figuresOf(results).map((figure) =>
+		options.n8nEnv.length ? { ...figure, subject: `${figure.subject} (n8n started with ${options.n8nEnv.join(', ')})` } : figure,
+	);
 	const durationMs = Date.now() - startedAt;
 	const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
 	writeReport(options.output, { figures, machine, results, runs: options.runs, command, durationMs, only: options.only });
