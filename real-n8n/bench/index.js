@@ -1,33 +1,38 @@
 #!/usr/bin/env node
 'use strict';
 // `npm run bench`: this package's node against n8n's HTTP Request node in one real n8n, one run,
-// side by side; writes BENCHMARKS.md and prints one line per figure with its goal. `--only rate-limit`
-// runs the section at the service's rate limit alone, `--only queue-rate-limit` the same limit in queue
-// mode (two workers); both write their report elsewhere (never BENCHMARKS.md).
+// side by side; writes BENCHMARKS.md and prints one line per figure with its goal. `--only` runs some
+// sections alone (`--only items,webhooks`) and writes their report elsewhere (never BENCHMARKS.md).
 const os = require('node:os');
 const path = require('node:path');
 const { execFileSync, spawnSync } = require('node:child_process');
 const { startSandboxProcess } = require('./sandbox');
 const { loadRealN8nLibrary, runtimeOf, nodeVersionOf, createBenchN8n, createBenchQueue } = require('./n8n');
 const { credentialRecords, subjects, webhookWorkflow, COMPANY, MONTH, UK_COMPANY, LIMITED_FILES, LISTED_PDFS } = require('./workflows');
-const { itemsRun, rawLoop, downloadRun, streamFloorRun, parseLinesRun, oracleRun, limitedRun, limitedFilesRun, concurrentRuns } = require('./measure');
+const { itemsRun, requestLoop, downloadRun, streamFloorRun, parseLinesRun, oracleRun, limitedRun, limitedFilesRun, concurrentRuns } = require('./measure');
 const { measureTrigger } = require('./trigger');
-const { webhookSecretRecord, webhookBenchWorkflows, measureWebhooks } = require('./webhooks');
+const { FIXTURE_PACKAGE, webhookSecretRecord, webhookBenchWorkflows, measureWebhooks } = require('./webhooks');
 const { figuresOf, consoleLines, writeReport } = require('./report');
 const { formatNumber, MiB } = require('./stats');
 
 const repoRoot = path.resolve(__dirname, '..', '..');
-const USAGE = `Usage: npm run bench -- [--runs N] [--n8n-version V] [--no-build] [--output FILE] [--only SECTION]
-  --only rate-limit         only the section at the service's rate limit (about 2 minutes), written to --output
-                            (default ${path.join(os.tmpdir(), 'partner-payroll-bench-rate-limit.md')}), never to BENCHMARKS.md
-  --only queue-rate-limit   only the same limit in queue mode: Redis, Postgres, a main and two workers
-                            (about 2 minutes a run, plus starting them), written to --output likewise
-  --only webhooks           only the webhook deliveries (the webhook trigger and n8n's Webhook node), likewise`;
-const SECTIONS = ['rate-limit', 'queue-rate-limit', 'webhooks'];
+const USAGE = `Usage: npm run bench -- [--runs N] [--n8n-version V] [--no-build] [--output FILE] [--only SECTION[,SECTION...]] [--n8n-env NAME=VALUE]
+  --n8n-env NAME=VALUE (repeatable) starts the bench's single n8n with this setting (not queue mode); every row names it
+  --only runs these sections alone and writes them to --output (default
+  ${path.join(os.tmpdir(), 'partner-payroll-bench-<sections>.md')}), never to BENCHMARKS.md:
+    items              1,000 items through Get Status, the connections they opened, the connection-per-request floor
+    rate-limit         the service's rate limit (about 2 minutes)
+    parse-lines        Download CSV with Parse Lines against csv-parse
+    trigger            the polling trigger's requests per poll
+    webhooks           webhook deliveries: the webhook trigger, a community trigger that checks nothing, the Webhook node
+    downloads          payment files, small and large, with n8n's RSS rise
+    queue-rate-limit   the rate limit in queue mode: Redis, Postgres, a main and two workers (about 2 minutes a run)`;
+/** Every section, in the order a full run measures them. */
+const SECTIONS = ['items', 'rate-limit', 'parse-lines', 'trigger', 'webhooks', 'downloads', 'queue-rate-limit'];
 const COMMITTED_REPORT = path.join(repoRoot, 'BENCHMARKS.md');
 
 function parseArgs(argv) {
-	const options = { runs: 3, n8nVersion: undefined, build: true, output: undefined, only: undefined, items: 1000, lines: 100_000, smallFile: 70_000, largeFile: 50 * MiB };
+	const options = { n8nEnv: [], runs: 3, n8nVersion: undefined, build: true, output: undefined, only: undefined, items: 1000, lines: 100_000, smallFile: 70_000, largeFile: 50 * MiB };
 	for (let index = 0; index < argv.length; index += 1) {
 		const [flag, inline] = argv[index].split(/=(.*)/s);
 		const value = () => inline ?? argv[(index += 1)];
@@ -36,7 +41,8 @@ function parseArgs(argv) {
 		else if (flag === '--no-build') options.build = false;
 		// npm runs the bench in real-n8n/; a relative --output means the folder the command was typed in.
 		else if (flag === '--output') options.output = path.resolve(process.env.INIT_CWD ?? process.cwd(), value());
-		else if (flag === '--only') options.only = value();
+		else if (flag === '--only') options.only = value().split(',');
+		else if (flag === '--n8n-env') options.n8nEnv.push(value());
 		else if (flag === '--help') {
 			console.log(USAGE);
 			process.exit(0);
@@ -46,15 +52,21 @@ function parseArgs(argv) {
 		}
 	}
 	if (!(Number.isInteger(options.runs) && options.runs > 0)) throw new Error('--runs must be a positive whole number');
-	if (options.only !== undefined && !SECTIONS.includes(options.only)) throw new Error(`--only takes one of: ${SECTIONS.join(', ')}`);
+	const unknown = options.only?.filter((section) => !SECTIONS.includes(section)) ?? [];
+	if (unknown.length > 0) throw new Error(`--only takes sections among: ${SECTIONS.join(', ')} (not ${unknown.join(', ')})`);
 	if (options.only) {
 		// A part of the figures must not replace the full report.
-		options.output ??= path.join(os.tmpdir(), `partner-payroll-bench-${options.only}.md`);
-		if (options.output === COMMITTED_REPORT) throw new Error(`--only ${options.only} writes a partial report: choose another --output than BENCHMARKS.md`);
+		options.output ??= path.join(os.tmpdir(), `partner-payroll-bench-${options.only.join('-')}.md`);
+		if (options.output === COMMITTED_REPORT) throw new Error(`--only ${options.only.join(',')} writes a partial report: choose another --output than BENCHMARKS.md`);
 	}
+	// Queue mode starts n8n processes of its own, without these settings.
+	if (options.n8nEnv.length && wanted(options, 'queue-rate-limit')) throw new Error('--n8n-env sets the single n8n only: choose sections with --only, without queue-rate-limit');
 	options.output ??= COMMITTED_REPORT;
 	return options;
 }
+
+/** Whether this run measures `section`: every section without --only. */
+const wanted = (options, section) => !options.only || options.only.includes(section);
 
 const benchStarted = Date.now();
 const log = (message) => console.log(`» [${String(Math.round((Date.now() - benchStarted) / 1000)).padStart(3)} s] ${message}`);
@@ -156,6 +168,57 @@ async function queueRateLimitSection(lib, sandbox, all, options) {
 	}
 }
 
+/** 1,000 items through Get Status, the package's node and the HTTP Request node alternating, and the bench's own loops. */
+async function itemsSection(bench, sandbox, workflows, options) {
+	log(`${options.items} items through Get Status, package node and HTTP Request node alternating`);
+	const items = { count: options.items, node: [], http: [], connectionPerRequest: [], keptAlive: [] };
+	await itemsRun(bench, sandbox, workflows.statusNode, options.items); // warm-up, not counted
+	await itemsRun(bench, sandbox, workflows.statusHttp, options.items);
+	for (let run = 0; run < options.runs; run += 1) {
+		for (const who of orderOf(run)) {
+			const measured = await itemsRun(bench, sandbox, who === 'node' ? workflows.statusNode : workflows.statusHttp, options.items);
+			items[who].push(measured);
+			log(`  ${who}: ${formatNumber(measured.nodeMs)} ms, ${measured.requests} requests on ${measured.connections} connections`);
+		}
+		for (const [key, keepAlive] of [['connectionPerRequest', false], ['keptAlive', true]]) {
+			const loop = await requestLoop(sandbox, options.items, { keepAlive });
+			items[key].push(loop);
+			log(`  ${key} loop from the bench: ${formatNumber(loop.ms)} ms, ${loop.requests} requests on ${loop.connections} connections`);
+		}
+	}
+	return items;
+}
+
+/**
+ * Payment file downloads, the small and the large size, the package's node and the HTTP Request node
+ * alternating, each in a freshly started n8n, and the floor of a streamed download.
+ */
+async function downloadsSection(lib, bench, sandbox, workflows, options, knobs) {
+	log(`Payment file downloads (${options.smallFile} bytes and ${options.largeFile} bytes), each in a freshly started n8n`);
+	const small = { bytes: 0, node: [], http: [] };
+	const large = { bytes: 0, node: [], http: [], streamFloor: [] };
+	const paymentFile = `/companies/${COMPANY}/payment-files?date=${MONTH}`;
+	for (let run = 0; run < options.runs; run += 1) {
+		for (const who of orderOf(run)) {
+			const workflow = who === 'node' ? workflows.fileNode : workflows.fileHttp;
+			await sandbox.reset(knobs(options.smallFile));
+			small.bytes = (await sandbox.download(paymentFile)).length;
+			await bench.restart();
+			await downloadRun(bench, workflow, small.bytes); // warm-up: loads the node's code
+			small[who].push(await downloadRun(bench, workflow, small.bytes));
+			await sandbox.reset(knobs(options.largeFile));
+			large.bytes = (await sandbox.download(paymentFile)).length; // also warms the sandbox's cache
+			const measured = await downloadRun(bench, workflow, large.bytes);
+			large[who].push(measured);
+			log(`  ${who}: ${formatNumber(measured.nodeMs)} ms, RSS +${formatNumber(measured.rise / MiB, 1)} MiB (${measured.processes} processes)`);
+		}
+		const floor = await streamFloorRun(sandbox, lib.n8nRuntime().pathEnv(), paymentFile, large.bytes);
+		large.streamFloor.push(floor);
+		log(`  plain Node.js stream to a file: RSS +${formatNumber(floor.rise / MiB, 1)} MiB`);
+	}
+	return [small, large];
+}
+
 async function main() {
 	const options = parseArgs(process.argv.slice(2));
 	const startedAt = Date.now();
@@ -177,7 +240,7 @@ async function main() {
 		const csvBytes = await sandbox.download(`/companies/${COMPANY}/accounting?date=${MONTH}`); // also warms its cache
 		const all = subjects(sandbox, runtime.httpRequestVersion);
 		const workflows = Object.fromEntries(Object.entries(all).map(([key, subject]) => [key, webhookWorkflow(key, subject)]));
-		if (options.only === 'queue-rate-limit') {
+		if (options.only?.length === 1 && wanted(options, 'queue-rate-limit')) {
 			const results = { queueLimited: await queueRateLimitSection(lib, sandbox, all, options) };
 			machine.nodeVersion = lib.n8nRuntime().nodeVersion;
 			return finish(options, { machine, results, startedAt });
@@ -186,41 +249,22 @@ async function main() {
 		bench = await createBenchN8n(lib, {
 			credentials: [...credentialRecords(sandbox), webhookSecretRecord()],
 			workflows: [...Object.values(workflows), ...webhookBenchWorkflows()],
+			fixturePackages: [FIXTURE_PACKAGE],
+			extraEnv: Object.fromEntries(options.n8nEnv.map((setting) => setting.split(/=(.*)/s).slice(0, 2))),
 			log,
 		});
 		await bench.start();
 		machine.nodeVersion = nodeVersionOf(bench.pid);
-		const results = { items: { count: options.items, node: [], http: [], rawLoop: [] }, downloads: [], parseLines: { lines: options.lines, bytes: csvBytes.length, node: [], oracle: [] } };
+		const results = {};
 
-		if (options.only === 'webhooks') {
-			log('Webhook deliveries: the webhook trigger (signature checked, duplicates recorded) and n8n\'s Webhook node (no check)');
-			results.webhooks = await measureWebhooks(bench, sandbox, options.runs, log);
-			delete results.items;
-			delete results.parseLines;
-			delete results.downloads;
-		} else if (options.only === 'rate-limit') {
-			await itemsRun(bench, sandbox, workflows.statusNode, options.items); // warm-up (limit off): loads the node's code
-		} else {
-			log(`${options.items} items through Get Status, package node and HTTP Request node alternating`);
-			await itemsRun(bench, sandbox, workflows.statusNode, options.items); // warm-up, not counted
-			await itemsRun(bench, sandbox, workflows.statusHttp, options.items);
-			for (let run = 0; run < options.runs; run += 1) {
-				for (const who of orderOf(run)) {
-					const measured = await itemsRun(bench, sandbox, who === 'node' ? workflows.statusNode : workflows.statusHttp, options.items);
-					results.items[who].push(measured);
-					log(`  ${who}: ${formatNumber(measured.nodeMs)} ms, ${measured.requests} requests on ${measured.connections} connections`);
-				}
-				results.items.rawLoop.push(await rawLoop(sandbox, options.items));
-			}
+		if (wanted(options, 'items')) results.items = await itemsSection(bench, sandbox, workflows, options);
+		if (wanted(options, 'rate-limit')) {
+			if (!results.items) await itemsRun(bench, sandbox, workflows.statusNode, options.items); // warm-up (limit off): loads the node's code
+			results.limited = await rateLimitSection(bench, sandbox, workflows, options, knobs);
 		}
-
-		if (options.only !== 'webhooks') results.limited = await rateLimitSection(bench, sandbox, workflows, options, knobs);
-		if (options.only === 'rate-limit') {
-			delete results.items;
-			delete results.parseLines;
-			delete results.downloads;
-		} else if (!options.only) {
+		if (wanted(options, 'parse-lines')) {
 			log(`Parse Lines on ${options.lines} lines, against csv-parse`);
+			results.parseLines = { lines: options.lines, bytes: csvBytes.length, node: [], oracle: [] };
 			for (let run = 0; run < options.runs; run += 1) results.parseLines.oracle.push(oracleRun(csvBytes));
 			const oracle = results.parseLines.oracle[0];
 			for (let run = 0; run < options.runs; run += 1) {
@@ -229,39 +273,17 @@ async function main() {
 				log(`  node: ${formatNumber(measured.nodeMs)} ms, ${measured.lines} items, ${measured.identical ? 'identical' : measured.difference.slice(0, 200)}`);
 			}
 			for (const run of results.parseLines.oracle) delete run.items;
-
+		}
+		if (wanted(options, 'trigger')) {
 			log('Trigger: requests of one poll, per activation');
 			results.trigger = await measureTrigger(bench, sandbox, options.runs);
-
-			log('Webhook deliveries: the webhook trigger (signature checked, duplicates recorded) and n8n\'s Webhook node (no check)');
-			results.webhooks = await measureWebhooks(bench, sandbox, options.runs, log);
-
-			log(`Payment file downloads (${options.smallFile} bytes and ${options.largeFile} bytes), each in a freshly started n8n`);
-			const small = { bytes: 0, node: [], http: [] };
-			const large = { bytes: 0, node: [], http: [], streamFloor: [] };
-			const paymentFile = `/companies/${COMPANY}/payment-files?date=${MONTH}`;
-			for (let run = 0; run < options.runs; run += 1) {
-				for (const who of orderOf(run)) {
-					const workflow = who === 'node' ? workflows.fileNode : workflows.fileHttp;
-					await sandbox.reset(knobs(options.smallFile));
-					small.bytes = (await sandbox.download(paymentFile)).length;
-					await bench.restart();
-					await downloadRun(bench, workflow, small.bytes); // warm-up: loads the node's code
-					small[who].push(await downloadRun(bench, workflow, small.bytes));
-					await sandbox.reset(knobs(options.largeFile));
-					large.bytes = (await sandbox.download(paymentFile)).length; // also warms the sandbox's cache
-					const measured = await downloadRun(bench, workflow, large.bytes);
-					large[who].push(measured);
-					log(`  ${who}: ${formatNumber(measured.nodeMs)} ms, RSS +${formatNumber(measured.rise / MiB, 1)} MiB (${measured.processes} processes)`);
-				}
-				const floor = await streamFloorRun(sandbox, lib.n8nRuntime().pathEnv(), paymentFile, large.bytes);
-				large.streamFloor.push(floor);
-				log(`  plain Node.js stream to a file: RSS +${formatNumber(floor.rise / MiB, 1)} MiB`);
-			}
-			results.downloads = [small, large];
 		}
-
-		if (!options.only) {
+		if (wanted(options, 'webhooks')) {
+			log("Webhook deliveries: the webhook trigger (signature checked, duplicates recorded), a community trigger that checks nothing, and n8n's Webhook node");
+			results.webhooks = await measureWebhooks(bench, sandbox, options.runs, log);
+		}
+		if (wanted(options, 'downloads')) results.downloads = await downloadsSection(lib, bench, sandbox, workflows, options, knobs);
+		if (wanted(options, 'queue-rate-limit')) {
 			await bench.stop();
 			results.queueLimited = await queueRateLimitSection(lib, sandbox, all, options);
 		}
@@ -273,7 +295,9 @@ async function main() {
 }
 
 function finish(options, { machine, results, startedAt }) {
-	const figures = figuresOf(results);
+	const figures = figuresOf(results).map((figure) =>
+		options.n8nEnv.length ? { ...figure, subject: `${figure.subject} (n8n started with ${options.n8nEnv.join(', ')})` } : figure,
+	);
 	const durationMs = Date.now() - startedAt;
 	const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
 	writeReport(options.output, { figures, machine, results, runs: options.runs, command, durationMs, only: options.only });

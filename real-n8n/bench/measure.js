@@ -1,6 +1,7 @@
 'use strict';
 // One measurement of each kind against a running bench n8n and sandbox.
 const fs = require('node:fs');
+const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 const readline = require('node:readline');
@@ -96,13 +97,35 @@ async function concurrentRuns(bench, sandbox, workflows, expectedItems) {
 	};
 }
 
-/** The floor: the same GETs one after the other on one kept-alive connection, from this process. */
-async function rawLoop(sandbox, count) {
+/**
+ * The same GETs one after the other from the bench process, each on a connection of its own: a new
+ * `http.Agent` per request, as n8n's request helpers build one for every request a node sends (n8n-core
+ * `setAxiosAgents` → `createHttpProxyAgent` in 2.8; `@n8n/backend-network` `setAxiosAgents` →
+ * `buildNodeAgents` in 2.40), the floor for any n8n node. With `keepAlive`, one kept-alive agent for all:
+ * what a node could do with its own agent, which n8n does not let a community node have. The time, and
+ * the requests and TCP connections the sandbox counted.
+ */
+async function requestLoop(sandbox, count, { keepAlive }) {
 	const url = `${sandbox.apiBaseUrl}/companies/${COMPANY}/payroll-status?date=${MONTH}`;
 	const headers = { authorization: `Bearer ${sandbox.tokenOf(COMPANY)}` };
+	const keptAlive = keepAlive ? new http.Agent({ keepAlive: true, maxSockets: 1 }) : null;
+	const get = () =>
+		new Promise((resolve, reject) => {
+			const request = http.get(url, { headers, agent: keptAlive ?? new http.Agent() }, (response) => {
+				const chunks = [];
+				response.on('data', (chunk) => chunks.push(chunk));
+				response.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+				response.on('error', reject);
+			});
+			request.on('error', reject);
+		});
+	await sandbox.clearRequests();
 	const started = performance.now();
-	for (let index = 0; index < count; index += 1) await (await fetch(url, { headers })).json();
-	return performance.now() - started;
+	for (let index = 0; index < count; index += 1) await get();
+	const ms = performance.now() - started;
+	keptAlive?.destroy();
+	const requests = await requestsOf(sandbox);
+	return { ms, requests: requests.count, connections: requests.connections };
 }
 
 /** One file download, with the RSS rise of n8n's process group while it runs. */
@@ -158,4 +181,4 @@ function oracleRun(csvBytes) {
 	return { items, parseMs, totalMs };
 }
 
-module.exports = { limitedRun, limitedFilesRun, concurrentRuns, runSubject, itemsRun, rawLoop, downloadRun, streamFloorRun, parseLinesRun, oracleRun };
+module.exports = { limitedRun, limitedFilesRun, concurrentRuns, runSubject, itemsRun, requestLoop, downloadRun, streamFloorRun, parseLinesRun, oracleRun };

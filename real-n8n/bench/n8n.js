@@ -124,9 +124,17 @@ function benchClient(url) {
 	};
 }
 
-async function createBenchN8n(lib, { credentials, workflows, log, extraEnv = {} }) {
+/**
+ * `fixturePackages`: folders of community packages used only by the bench (bench/fixtures/), packed and
+ * installed next to the package, the way the package is.
+ */
+async function createBenchN8n(lib, { credentials, workflows, log, extraEnv = {}, fixturePackages = [] }) {
 	const instance = await lib.createInstance({ prefix: 'n8n-bench-', extraEnv });
 	log(`n8n user folder ${instance.userFolder}`);
+	for (const folder of fixturePackages) {
+		const { name } = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8'));
+		lib.installPackageInto(instance.userFolder, lib.packPackage(path.join(instance.userFolder, 'fixture-tarballs'), folder), name);
+	}
 	await instance.cli.importCredentials(credentials);
 	await instance.cli.importWorkflows(workflows.map(({ webhookPath: _path, ...workflow }) => workflow));
 	const client = benchClient(instance.url);

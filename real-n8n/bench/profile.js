@@ -4,6 +4,10 @@
 // CPU profiles (--cpu-prof) of n8n while it runs 1,000 items through Get Status, once with this
 // package's node and once with the HTTP Request node, each in its own n8n process. Only the samples
 // taken while a workflow ran count (both processes share CLOCK_MONOTONIC). Prints where the time goes.
+// With --webhooks: one n8n receiving the bench's webhook deliveries (the webhook trigger, the community
+// trigger that checks nothing, n8n's Webhook node, in turn), with the CPU time per delivery of the whole
+// n8n process (its threads too: SQLite works outside JavaScript) beside the profile of each receiver;
+// `--env NAME=VALUE` sets an n8n setting for that n8n.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -11,15 +15,22 @@ const { startSandboxProcess } = require('./sandbox');
 const { loadRealN8nLibrary, runtimeOf, createBenchN8n } = require('./n8n');
 const { credentialRecords, subjects, webhookWorkflow } = require('./workflows');
 const { itemsRun } = require('./measure');
+const { FIXTURE_PACKAGE, webhookSecretRecord, webhookBenchWorkflows, receiverUrls, sendAll, newMessage, startedByTrigger } = require('./webhooks');
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const RUNS = Number(option('--runs', 3));
 const TOP = Number(option('--top', 25));
 const nowMicros = () => Number(process.hrtime.bigint() / 1000n);
+/** `--env NAME=VALUE` (repeatable): settings of the profiled n8n, to see what one changes. */
+const n8nSettings = () =>
+	Object.fromEntries(args.flatMap((arg, index) => (arg === '--env' ? [args[index + 1].split(/=(.*)/s).slice(0, 2)] : [])));
 
 const CATEGORIES = [
 	['this package', /n8n-nodes-partner-payroll/],
+	['the bench fixture (a trigger that checks nothing)', /n8n-nodes-bench-plain-webhook/],
+	['TypeORM / SQLite driver (database)', /node_modules\/(@n8n\/typeorm|typeorm|sqlite3)\//],
+	['Express / body parsing', /node_modules\/(express|body-parser|raw-body|router)\//],
 	['n8n-core (engine)', /n8n-core\//],
 	['n8n-workflow (expressions, parameters)', /n8n-workflow\//],
 	['HTTP Request node', /n8n-nodes-base\/dist\/nodes\/HttpRequest/],
@@ -105,12 +116,92 @@ async function profileOne(lib, sandbox, runtime, key, workflow, items) {
 	}
 }
 
+/** User and system CPU time of a process and its threads so far, in ms (/proc/<pid>/stat, clock ticks of 10 ms). */
+function processCpuMs(pid) {
+	const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+	return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * The webhook receivers in one n8n, each delivery's part apart: the package's trigger on new events
+ * (each starts the workflow) and on copies of them (each answered as a duplicate), the community trigger
+ * that checks nothing and n8n's Webhook node on new events; `RUNS` rounds in turn. Prints the n8n
+ * process's CPU per delivery and, from the profile cut into each part's windows, where it went.
+ */
+async function profileWebhooks(lib, sandbox) {
+	const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-profile-webhooks-'));
+	const bench = await createBenchN8n(lib, {
+		credentials: [...credentialRecords(sandbox), webhookSecretRecord()],
+		workflows: webhookBenchWorkflows(),
+		fixturePackages: [FIXTURE_PACKAGE],
+		log: () => {},
+		// /metrics counts the expression isolates n8n acquires (n8n 2.40's expression engine).
+		extraEnv: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}`, N8N_METRICS: 'true', ...n8nSettings() },
+	});
+	const urls = receiverUrls(bench);
+	const isolatesAcquired = async () => {
+		const text = await (await fetch(`${bench.instance.url}/metrics`)).text();
+		return Number(/^n8n_expression_pool_acquired_total\S*\s+(\d+)/m.exec(text)?.[1] ?? NaN);
+	};
+	const EVENTS = 100;
+	const parts = {
+		'trigger, new events': { windows: [], cpuMs: 0, deliveries: 0, started: 0, isolates: 0 },
+		'trigger, copies': { windows: [], cpuMs: 0, deliveries: 0, started: 0, isolates: 0 },
+		'fixture (checks nothing), new events': { windows: [], cpuMs: 0, deliveries: 0, started: 0, isolates: 0 },
+		"n8n's Webhook node, new events": { windows: [], cpuMs: 0, deliveries: 0, started: 0, isolates: 0 },
+	};
+	try {
+		await bench.start();
+		const pid = bench.pid;
+		const measure = async (part, url, messages) => {
+			const isolatesBefore = await isolatesAcquired();
+			const cpuBefore = processCpuMs(pid);
+			const start = nowMicros();
+			const answers = await sendAll(url, messages, 1);
+			parts[part].windows.push([start, nowMicros()]);
+			parts[part].cpuMs += processCpuMs(pid) - cpuBefore;
+			parts[part].isolates += (await isolatesAcquired()) - isolatesBefore;
+			parts[part].deliveries += answers.length;
+			parts[part].started += startedByTrigger(answers);
+		};
+		for (const url of Object.values(urls)) await sendAll(url, Array.from({ length: 20 }, newMessage), 2); // warm-up
+		for (let run = 0; run < RUNS; run += 1) {
+			const messages = Array.from({ length: EVENTS }, newMessage);
+			await measure('trigger, new events', urls.trigger, messages);
+			await measure('trigger, copies', urls.trigger, messages);
+			await measure('fixture (checks nothing), new events', urls.fixture, Array.from({ length: EVENTS }, newMessage));
+			await measure("n8n's Webhook node, new events", urls.plain, Array.from({ length: EVENTS }, newMessage));
+		}
+		await bench.stop();
+		const file = fs.readdirSync(profileDir).find((name) => name.includes(`.${pid}.`));
+		if (!file) throw new Error(`no CPU profile of the n8n process ${pid} in ${profileDir}`);
+		const profile = JSON.parse(fs.readFileSync(path.join(profileDir, file), 'utf8'));
+		for (const [part, { windows, cpuMs, deliveries, started, isolates }] of Object.entries(parts)) {
+			const analysis = analyse(profile, windows);
+			const perDelivery = (micros) => `${(micros / 1000 / deliveries).toFixed(2)} ms per delivery`;
+			console.log(`\n===== ${part}: ${deliveries} deliveries${part.startsWith('trigger') ? `, ${started} started the workflow` : ''}`);
+			console.log(`n8n process CPU (all threads): ${(cpuMs / deliveries).toFixed(2)} ms per delivery; JavaScript samples: ${perDelivery(analysis.total)}`);
+			console.log(`expression isolates n8n acquired: ${(isolates / deliveries).toFixed(2)} per delivery`);
+			printTable('By origin (self time):', analysis.categories, analysis.total, 20);
+			printTable('Functions (self time):', analysis.self, analysis.total);
+			if (analysis.inclusivePackage.samples) {
+				console.log(`\nBelow frames of this package (synchronous part): ${perDelivery(analysis.inclusivePackage.samples)}`);
+				printTable('Outermost package frame of those samples:', analysis.inclusivePackage.frames, analysis.total, 15);
+			}
+		}
+		console.log(`\nprofile: ${path.join(profileDir, file)}; load average now ${os.loadavg().map((value) => value.toFixed(2)).join(', ')}`);
+	} finally {
+		await bench.dispose();
+	}
+}
+
 async function main() {
 	const lib = loadRealN8nLibrary(option('--n8n-version'));
 	await lib.ensureN8nInstalled();
 	const runtime = runtimeOf(lib);
 	const sandbox = await startSandboxProcess({ accountingLines: 100, paymentFileBytes: 1000 });
 	try {
+		if (args.includes('--webhooks')) return await profileWebhooks(lib, sandbox);
 		const all = subjects(sandbox, runtime.httpRequestVersion);
 		for (const key of ['statusNode', 'statusHttp']) {
 			const { runs, analysis, file } = await profileOne(lib, sandbox, runtime, key, webhookWorkflow(key, all[key]), all[key].items);

@@ -1,21 +1,28 @@
 'use strict';
-// The webhook trigger under deliveries, side by side with n8n's own Webhook node receiving the same
-// deliveries without any check: the time from the sandbox's send to the answer (one delivery at a time,
-// sent by the sandbox as Svix would), and how many deliveries per second one n8n accepts (signed in this
-// process, several in flight at once). Every delivery is a new event, so each one starts an execution
-// in both workflows. Signatures are made with the sandbox's own Svix code, not the package's.
+// The webhook trigger under deliveries, side by side with a minimal community webhook trigger that checks
+// nothing (fixtures/n8n-nodes-bench-plain-webhook, the floor a community trigger can reach in n8n) and n8n's
+// own Webhook node: the time from the sandbox's send to the answer (one delivery at a time, sent by the
+// sandbox as Svix would), and how many deliveries per second one n8n accepts (signed in this process,
+// several in flight at once, every event delivered twice: the copy, as Svix sends it again, after the first
+// answer). Signatures are made with the sandbox's own Svix code, not the package's.
 const crypto = require('node:crypto');
+const os = require('node:os');
+const path = require('node:path');
 const { svixSignature } = require('../../sandbox/webhooks');
 
 const WEBHOOK_TRIGGER = 'n8n-nodes-partner-payroll.partnerPayrollWebhookTrigger';
+const FIXTURE_PACKAGE = path.join(__dirname, 'fixtures', 'n8n-nodes-bench-plain-webhook');
+const FIXTURE_TRIGGER = 'n8n-nodes-bench-plain-webhook.benchPlainWebhookTrigger';
 const SECRET_CREDENTIAL = { id: 'benchWebhookSecret', name: 'Bench webhook signing secret' };
 const LATENCY_DELIVERIES = 20;
-const THROUGHPUT_DELIVERIES = 300;
+/** Events per throughput run; each is delivered twice. */
+const THROUGHPUT_EVENTS = 150;
 const IN_FLIGHT = 10;
 
-// `urlPath`: after /webhook/. The trigger's URL holds its webhook id; the Webhook node's, its Path parameter.
+// `urlPath`: after /webhook/. A trigger's URL holds its webhook id; the Webhook node's, its Path parameter.
 const receivers = {
 	trigger: { id: 'benchWebhookTrigger', webhookId: 'bench-webhook-trigger', urlPath: 'bench-webhook-trigger/webhook' },
+	fixture: { id: 'benchFixtureWebhook', webhookId: 'bench-fixture-webhook', urlPath: 'bench-fixture-webhook/webhook' },
 	plain: { id: 'benchPlainWebhook', webhookId: 'bench-plain-webhook', urlPath: 'bench-plain-webhook' },
 };
 
@@ -26,7 +33,7 @@ function webhookSecretRecord() {
 	return { ...SECRET_CREDENTIAL, type: 'partnerPayrollWebhookApi', data: { signingSecret, additionalSigningSecrets: '' } };
 }
 
-/** Receiver → No Operation; both answer as soon as the execution exists (onReceived). */
+/** Receiver → No Operation; all answer as soon as the execution exists (onReceived). */
 function receiverWorkflow({ id, webhookId }, receiver) {
 	return {
 		id,
@@ -49,6 +56,7 @@ function webhookBenchWorkflows() {
 			parameters: { events: ['payroll.run'], companies: 'all', options: {} },
 			credentials: { partnerPayrollWebhookApi: SECRET_CREDENTIAL },
 		}),
+		receiverWorkflow(receivers.fixture, { type: FIXTURE_TRIGGER, typeVersion: 1, parameters: {} }),
 		receiverWorkflow(receivers.plain, {
 			type: 'n8n-nodes-base.webhook',
 			typeVersion: 2,
@@ -67,35 +75,66 @@ function newEventBody() {
 	return JSON.stringify({ type: 'payroll.run', data: { companyId: `BENCH${nextEvent}`, effectiveDate: '2026-11-27T18:00:00+00:00', payrollMonth: month } });
 }
 
-async function postSigned(url) {
-	const id = `msg_bench_${crypto.randomBytes(9).toString('hex')}`;
+/** A new message (id and body): signed again at each send, as Svix signs each attempt. */
+function newMessage() {
+	return { id: `msg_bench_${crypto.randomBytes(9).toString('hex')}`, body: newEventBody() };
+}
+
+/** Sends a message once: its answer's status, body and time until the answer ended. */
+async function postSigned(url, { id, body }) {
 	const timestamp = String(Math.floor(Date.now() / 1000));
-	const body = newEventBody();
+	const started = performance.now();
 	const response = await fetch(url, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', 'svix-id': id, 'svix-timestamp': timestamp, 'svix-signature': svixSignature(signingSecret, id, timestamp, body) },
 		body,
 	});
-	await response.arrayBuffer();
-	return response.status;
+	const text = await response.text();
+	return { status: response.status, text, answerMs: performance.now() - started };
 }
 
-/** `count` deliveries, `IN_FLIGHT` at a time: deliveries per second and the answers that were not 2xx. */
-async function throughputRun(url, count = THROUGHPUT_DELIVERIES) {
-	let sent = 0;
-	let failed = 0;
-	const started = performance.now();
+/** The value below which `share` of the sorted `values` lie (nearest rank). */
+function percentile(sorted, share) {
+	return sorted[Math.max(0, Math.ceil(share * sorted.length) - 1)];
+}
+
+/** Sends every message `times` times in a row (again once answered), `IN_FLIGHT` deliveries at a time; the answers. */
+async function sendAll(url, messages, times) {
+	let taken = 0;
+	const answers = [];
 	await Promise.all(
 		Array.from({ length: IN_FLIGHT }, async () => {
-			while (sent < count) {
-				sent += 1;
-				const status = await postSigned(url);
-				if (status < 200 || status >= 300) failed += 1;
+			while (taken < messages.length) {
+				const message = messages[taken];
+				taken += 1;
+				for (let time = 0; time < times; time += 1) answers.push(await postSigned(url, message));
 			}
 		}),
 	);
+	return answers;
+}
+
+/** How many answers said the package's trigger started the workflow (the others start one for every delivery). */
+const startedByTrigger = (answers) => answers.filter((answer) => answer.text.includes('Workflow started for message')).length;
+
+/**
+ * `events` events, each delivered twice (the copy right after the first answer): deliveries per second,
+ * the answers' p99, the answers that were not 2xx and those that said the workflow started.
+ */
+async function throughputRun(url, events = THROUGHPUT_EVENTS) {
+	const started = performance.now();
+	const answers = await sendAll(url, Array.from({ length: events }, newMessage), 2);
 	const wallMs = performance.now() - started;
-	return { deliveries: count, failed, wallMs, perSecond: (count / wallMs) * 1000 };
+	const times = answers.map((answer) => answer.answerMs).sort((a, b) => a - b);
+	return {
+		events,
+		deliveries: answers.length,
+		failed: answers.filter((answer) => answer.status < 200 || answer.status >= 300).length,
+		startedByTrigger: startedByTrigger(answers),
+		wallMs,
+		perSecond: (answers.length / wallMs) * 1000,
+		p99Ms: percentile(times, 0.99),
+	};
 }
 
 /** One delivery at a time from the sandbox: its attempt records the time until the answer ended. */
@@ -112,7 +151,13 @@ async function latencyRun(sandbox, endpointId) {
 	return { medianMs: durations[Math.floor(durations.length / 2)], failed };
 }
 
-/** Latency and throughput of both receivers, `runs` times, alternating which goes first. */
+/** Each receiver goes first in one run of three, so that none always meets the machine just after another. */
+function orderOf(run) {
+	const order = Object.keys(receivers);
+	return [...order.slice(run % order.length), ...order.slice(0, run % order.length)];
+}
+
+/** Latency and throughput of every receiver, `runs` times, rotating which goes first. */
 async function measureWebhooks(bench, sandbox, runs, log) {
 	await sandbox.control('POST', '/webhooks/settings', { retryScheduleMs: [] });
 	const endpoints = {};
@@ -121,18 +166,24 @@ async function measureWebhooks(bench, sandbox, runs, log) {
 	}
 	// Warm-up, not counted: loads the trigger's code and n8n's webhook paths.
 	for (const who of Object.keys(receivers)) await throughputRun(urlOf(bench, receivers[who]), 20);
-	const results = { latency: { trigger: [], plain: [] }, throughput: { trigger: [], plain: [] }, inFlight: IN_FLIGHT };
+	const results = { latency: { trigger: [], fixture: [], plain: [] }, throughput: { trigger: [], fixture: [], plain: [] }, inFlight: IN_FLIGHT };
 	for (let run = 0; run < runs; run += 1) {
-		for (const who of run % 2 === 0 ? ['trigger', 'plain'] : ['plain', 'trigger']) {
+		for (const who of orderOf(run)) {
 			const latency = await latencyRun(sandbox, endpoints[who]);
-			const throughput = await throughputRun(urlOf(bench, receivers[who]));
+			const load = os.loadavg()[0];
+			const throughput = { ...(await throughputRun(urlOf(bench, receivers[who]))), load };
 			results.latency[who].push(latency);
 			results.throughput[who].push(throughput);
-			log(`  ${who}: answer in ${latency.medianMs} ms (median of ${LATENCY_DELIVERIES}), ${throughput.perSecond.toFixed(1)} deliveries/s, ${throughput.failed + latency.failed} not 2xx`);
+			log(`  ${who}: answer in ${latency.medianMs} ms (median of ${LATENCY_DELIVERIES}), ${throughput.perSecond.toFixed(1)} deliveries/s (p99 ${Math.round(throughput.p99Ms)} ms), ${throughput.failed + latency.failed} not 2xx, load ${load.toFixed(2)}`);
 		}
 	}
 	await sandbox.control('DELETE', '/webhooks');
 	return results;
 }
 
-module.exports = { webhookSecretRecord, webhookBenchWorkflows, measureWebhooks, LATENCY_DELIVERIES, THROUGHPUT_DELIVERIES };
+/** Each receiver's URL in a running bench n8n. */
+function receiverUrls(bench) {
+	return Object.fromEntries(Object.entries(receivers).map(([who, receiver]) => [who, urlOf(bench, receiver)]));
+}
+
+module.exports = { FIXTURE_PACKAGE, webhookSecretRecord, webhookBenchWorkflows, measureWebhooks, receiverUrls, throughputRun, sendAll, newMessage, startedByTrigger, LATENCY_DELIVERIES };

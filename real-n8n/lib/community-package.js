@@ -6,11 +6,14 @@ const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { repoRoot, packageName } = require('./paths');
 
-/** `npm pack` the built package (the caller runs `npm run build`) into `destDir`; returns the tarball path. */
-function packPackage(destDir) {
+/**
+ * `npm pack` the built package (the caller runs `npm run build`), or another package folder (the bench's
+ * fixtures), into `destDir`; returns the tarball path.
+ */
+function packPackage(destDir, packageDir = repoRoot) {
 	fs.mkdirSync(destDir, { recursive: true });
 	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', destDir], {
-		cwd: repoRoot,
+		cwd: packageDir,
 		encoding: 'utf8',
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
@@ -18,13 +21,13 @@ function packPackage(destDir) {
 	return path.join(destDir, filename);
 }
 
-function installedPackageDir(userFolder) {
-	return path.join(userFolder, '.n8n', 'nodes', 'node_modules', packageName);
+function installedPackageDir(userFolder, name = packageName) {
+	return path.join(userFolder, '.n8n', 'nodes', 'node_modules', name);
 }
 
-/** Replace whatever version of the package the user folder holds with the tarball's content. */
-function installPackageInto(userFolder, tarball) {
-	const target = installedPackageDir(userFolder);
+/** Replace whatever version of the package `name` the user folder holds with the tarball's content. */
+function installPackageInto(userFolder, tarball, name = packageName) {
+	const target = installedPackageDir(userFolder, name);
 	fs.rmSync(target, { recursive: true, force: true });
 	fs.mkdirSync(target, { recursive: true });
 	execFileSync('tar', ['xzf', tarball, '--strip-components=1', '-C', target]);
