@@ -10,6 +10,7 @@ import { COLUMNS, RecordRefusal, type RecordRow, type RecordTable, type RowMatch
 // helpers, and its public API serves the same table to every process (main and workers). The table
 // belongs to the personal project of the API key's user.
 
+// n8n quirk Q18: docs/n8n-quirks.md
 export const RECORD_TABLE_NAME = 'Partner Payroll billing declarations';
 
 /** The table's id by n8n address: found or created once per process. */
