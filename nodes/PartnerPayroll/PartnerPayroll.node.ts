@@ -92,11 +92,12 @@ export class PartnerPayroll implements INodeType {
 				required: true,
 				displayOptions: { show: { authentication: ['partnerApi'] } },
 			},
-			// Only to write the Partner API credential through n8n's public API (Remove Company; Create Connect Link's secret).
+			// n8n's public API: to write the Partner API credential (Remove Company; Create Connect Link's
+			// secret), and to keep the record of billing declarations in n8n's Data Tables.
 			{
 				name: 'partnerPayrollN8nApi',
 				required: true,
-				displayOptions: { show: { resource: ['partnerCredential'] } },
+				displayOptions: { show: { resource: ['partnerCredential', 'billingDeclaration'] } },
 			},
 		],
 		properties: [

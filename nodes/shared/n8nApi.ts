@@ -62,7 +62,7 @@ function redirectedBase(location: unknown, requested: string, path: string): str
 }
 
 /** What to fix when n8n's public API answered `status` (300 or more), in n8n's words where it gave some. */
-function refusal(
+export function refusal(
 	response: IN8nHttpFullResponse,
 	request: { base: string; method: IHttpRequestMethods; path: string },
 ): string {
@@ -83,16 +83,16 @@ function refusal(
 }
 
 /**
- * One request to n8n's public API with the n8n API credential; refusals become what to fix. A
- * redirect is not followed: n8n's request helper would send the key header (and a 307/308 the body,
- * the whole company list) to whatever address it names.
+ * One request to n8n's public API with the n8n API credential, whatever its status. A redirect is not
+ * followed: n8n's request helper would send the key header (and a 307/308 the body, the whole company
+ * list) to whatever address it names.
  */
-export async function n8nApiRequest(
+export async function n8nApiResponse(
 	context: StoreContext,
 	method: IHttpRequestMethods,
 	path: string,
 	body?: IDataObject,
-): Promise<unknown> {
+): Promise<IN8nHttpFullResponse & { base: string }> {
 	const node = context.getNode();
 	const credentials = await context.getCredentials(N8N_API_CREDENTIAL);
 	const base = withoutTrailingSlashes(credentials.url);
@@ -130,8 +130,22 @@ export async function n8nApiRequest(
 			`n8n's public API could not be reached at ${base}/api/v1 (${unreachable}). Check the n8n URL of the Partner Payroll n8n API credential: the address at which this n8n reaches itself.`,
 		);
 	}
+	return { ...response, base };
+}
+
+/** One request to n8n's public API with the n8n API credential; refusals become what to fix. */
+export async function n8nApiRequest(
+	context: StoreContext,
+	method: IHttpRequestMethods,
+	path: string,
+	body?: IDataObject,
+): Promise<unknown> {
+	const response = await n8nApiResponse(context, method, path, body);
 	if (response.statusCode >= 300) {
-		throw new N8nApiProblem(node, refusal(response, { base, method, path }));
+		throw new N8nApiProblem(
+			context.getNode(),
+			refusal(response, { base: response.base, method, path }),
+		);
 	}
 	return response.body;
 }

@@ -3,6 +3,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters, INodeType } from
 
 import sandboxClients from '../../sandbox/clients.json';
 import { runDeclarativeNode, type NodeRun, type TestCredentials } from './n8n-harness';
+import { FakeDataTables } from './fake-data-tables';
 import { startSandbox, type Sandbox } from './sandbox';
 import { PartnerPayroll } from '../../nodes/PartnerPayroll/PartnerPayroll.node';
 
@@ -31,16 +32,23 @@ export interface LoggedRequest {
 	tokenClientId?: string | null;
 }
 
-/** One sandbox per test file, reached over HTTP like the real service. */
+/** The n8n Data Tables of the running session: Billing Declaration → Create keeps its record there. */
+let sessionDataTables: FakeDataTables | undefined;
+
+/** One sandbox per test file, reached over HTTP like the real service, and the n8n API its record uses. */
 export class SandboxSession {
 	sandbox!: Sandbox;
+	readonly dataTables = new FakeDataTables();
 
 	/** `options`: the sandbox's own start options (registered clients, generated companies). */
 	async start(options: Parameters<typeof startSandbox>[0] = {}): Promise<void> {
 		this.sandbox = await startSandbox({ port: 0, ...options });
+		await this.dataTables.start();
+		sessionDataTables = this.dataTables;
 	}
 
 	async stop(): Promise<void> {
+		await this.dataTables.stop();
 		await this.sandbox?.close();
 	}
 
@@ -63,6 +71,7 @@ export class SandboxSession {
 	}
 
 	async reset(): Promise<void> {
+		this.dataTables.reset();
 		await this.control('POST', '/reset');
 	}
 
@@ -191,7 +200,11 @@ export async function runPartnerPayroll(
 ): Promise<INodeExecutionData[]> {
 	return await runDeclarativeNode(partnerPayroll, {
 		parameters: { authentication: authenticationFor(credentials), ...parameters },
-		credentials,
+		// The record of billing declarations lives in n8n's Data Tables, through n8n's API credential.
+		credentials:
+			parameters.resource === 'billingDeclaration'
+				? { ...sessionDataTables?.credential(), ...credentials }
+				: credentials,
 		...options,
 	});
 }

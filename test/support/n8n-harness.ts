@@ -143,9 +143,13 @@ function buildWorkflow(
 	});
 }
 
+let executions = 0;
+
 export function additionalDataFor(credentials: TestCredentials): IWorkflowExecuteAdditionalData {
 	return {
 		credentialsHelper: new TestCredentialsHelper(credentials),
+		// Every run is an execution of its own, as in n8n.
+		executionId: String(++executions),
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 

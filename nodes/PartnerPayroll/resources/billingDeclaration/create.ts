@@ -14,6 +14,7 @@ import { apiRequest } from '../../../shared/transport';
 import { listedCompanyId } from '../../helpers/itemCompany';
 import { optionsField, type Operation } from '../resource';
 import { declarationFailure, pendingDeclaration, recordDeclaration, startBatch } from './ledger';
+import { askRecord, settleFailed, settleSent } from './recorded';
 
 const productNameField: INodeProperties = {
 	displayName: 'Product Name',
@@ -56,6 +57,14 @@ const properties: INodeProperties[] = [
 		],
 	},
 	optionsField([
+		{
+			displayName: 'Declare Again',
+			name: 'declareAgain',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to send a declaration that this n8n already sent (same company, month and quantities). Off: a repeat gets the first confirmation and nothing is sent, since a second declaration is a second bill.',
+		},
 		{
 			displayName: 'Employees by Products (Deprecated)',
 			name: 'employeesByProducts',
@@ -168,7 +177,7 @@ export const create: Operation = {
 		value: 'create',
 		action: 'Create a billing declaration',
 		description:
-			'Declare the billing data of a company for a month (partner applications only). An identical declaration is sent once per execution; a repeat gets the first confirmation.',
+			'Declare the billing data of a company for a month (partner applications only). An identical declaration is sent once, across executions: a repeat gets the first confirmation.',
 	},
 	fields: updateDisplayOptions(
 		{ show: { resource: ['billingDeclaration'], operation: ['create'] } },
@@ -183,15 +192,14 @@ export const create: Operation = {
 	async execute(itemIndex, connection) {
 		const { key, confirmed } = await pendingDeclaration(this, itemIndex, connection);
 		if (confirmed) return confirmed;
+		const declaration = JSON.parse(key) as IDataObject;
+		const asked = await askRecord(this, itemIndex, connection, declaration);
+		if ('output' in asked) return recordDeclaration(this, itemIndex, key, asked.output);
 		try {
-			const output = await sendDeclaration(
-				this,
-				itemIndex,
-				connection,
-				JSON.parse(key) as IDataObject,
-			);
-			return recordDeclaration(this, itemIndex, key, output);
+			const output = await sendDeclaration(this, itemIndex, connection, declaration);
+			return recordDeclaration(this, itemIndex, key, await settleSent(this, asked, output));
 		} catch (error) {
+			await settleFailed(this, asked, error as Error);
 			throw declarationFailure(this, itemIndex, key, error as Error);
 		}
 	},

@@ -68,7 +68,7 @@ function batchOf(context: IExecuteFunctions): Batch {
 }
 
 /** A write whose outcome is unknown: the service did not refuse it with a 4xx. */
-function mayHaveBeenRecorded(error: unknown): boolean {
+export function mayHaveBeenRecorded(error: unknown): boolean {
 	const status = Number((error as { httpCode?: unknown }).httpCode);
 	return !(status >= 400 && status < 500);
 }

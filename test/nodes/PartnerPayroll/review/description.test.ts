@@ -54,14 +54,14 @@ describe('actions: short, human, proper nouns kept (finding 6)', () => {
 });
 
 describe('Billing Declaration → Create says what it does (finding 4)', () => {
-	it('an identical declaration is sent once per execution', () => {
+	it('an identical declaration is sent once, across executions', () => {
 		const create = (
 			operations.find((selector) =>
 				selector.displayOptions?.show?.resource?.includes('billingDeclaration'),
 			)!.options as INodePropertyOptions[]
 		)[0];
 		expect(create.action).toBe('Create a billing declaration');
-		expect(create.description).toContain('An identical declaration is sent once per execution');
+		expect(create.description).toContain('An identical declaration is sent once, across executions');
 		expect(create.action).not.toMatch(/every call/);
 	});
 });

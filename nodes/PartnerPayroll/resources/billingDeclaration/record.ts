@@ -1,0 +1,255 @@
+import { randomUUID } from 'crypto';
+import type { IDataObject } from 'n8n-workflow';
+
+// The declarations every execution sent, kept where every n8n process reads the same rows (dataTable.ts:
+// a table of this n8n's Data Tables). The service documents no idempotency key and no way to read
+// declarations back, so this record is what stops a re-run, a second execution or a second worker from
+// declaring again. Its one atomic step is a conditional update ("set holder where holder is empty"),
+// which n8n's database runs as one statement (docs/exactly-once.md "Billing declarations"); everything
+// else happens while holding the lock that step takes, so two executions never both decide to send.
+
+export const COLUMNS = [
+	'kind',
+	'holder',
+	'declarationKey',
+	'companyId',
+	'monthOfApplication',
+	'declaration',
+	'state',
+	'executionId',
+	'claim',
+	'declaredAt',
+	'confirmation',
+] as const;
+
+type Column = (typeof COLUMNS)[number];
+
+/** A row of the record: every value is text ('' when empty), `id` is the table's own. */
+export type RecordRow = { id: number } & Record<Column, string>;
+
+/** Column = value, all of them. */
+export type RowMatch = Partial<Record<Column, string>>;
+
+/** The few things the record needs of a table; each call is one request, atomic on its own. */
+export interface RecordTable {
+	rows(match: RowMatch): Promise<RecordRow[]>;
+	insert(row: RowMatch): Promise<void>;
+	/** Sets `data` on every row that matches, in one statement: the rows it changed. */
+	update(match: RowMatch, data: RowMatch): Promise<RecordRow[]>;
+	remove(match: RowMatch): Promise<void>;
+	/** Keeps the newest `keep` declarations. */
+	prune(keep: number): Promise<void>;
+	/** Whether n8n says this execution has ended (or no longer knows it). */
+	executionEnded(executionId: string): Promise<boolean>;
+	/** Waits before the next attempt to take a lock another execution holds. */
+	pause(attempt: number): Promise<void>;
+}
+
+/** The declarations kept: a partner's 300 clients declaring every month fill it in about 16 months. */
+export const RECORD_SIZE = 5_000;
+
+/** Attempts to take the lock (or to see another execution's send end) before the item fails. */
+export const LOCK_ATTEMPTS = 60;
+
+/** Attempts after which the holder's execution is asked whether it ended (a crash while holding). */
+const ATTEMPTS_BEFORE_ASKING = 3;
+
+/** What the record says of an item's declaration. */
+export type Decision =
+	| { send: true; claim: string; earlier: EarlierDeclaration[] }
+	| { send: false; confirmation: RecordRow };
+
+/** Another declaration of the same company and month, with other quantities. */
+export interface EarlierDeclaration {
+	declaration: IDataObject;
+	declaredAt: string;
+	executionId: string;
+}
+
+/** The record refuses to send: what happened and how to declare again on purpose. */
+export class RecordRefusal extends Error {
+	constructor(
+		message: string,
+		readonly reason: 'uncertain' | 'busy' | 'unreadable',
+	) {
+		super(message);
+	}
+}
+
+export const DECLARE_AGAIN_HINT =
+	"To send it anyway, turn on Declare Again in the node's options (a second declaration is a second bill).";
+
+/** One declaration as the record keys it: the service's address, the company and the body sent. */
+export interface DeclarationRequest {
+	key: string;
+	companyId: string;
+	monthOfApplication: string;
+	declaration: string;
+	executionId: string;
+	declareAgain: boolean;
+}
+
+const LOCK = { kind: 'lock' } as const;
+/** A lock row nobody holds. */
+const FREE = 'free';
+
+/** Takes every lock row (a race on the first use may make more than one); returns the holder name. */
+async function lock(table: RecordTable, executionId: string): Promise<string> {
+	const holder = `${executionId}/${randomUUID()}`;
+	for (let attempt = 1; attempt <= LOCK_ATTEMPTS; attempt++) {
+		const taken = await table.update({ ...LOCK, holder: FREE }, { holder });
+		const locks = await table.rows(LOCK);
+		if (!locks.length) {
+			await table.insert({ ...LOCK, holder: FREE });
+			continue;
+		}
+		if (locks.every((row) => row.holder === holder)) return holder;
+		if (taken.length) await table.update({ ...LOCK, holder }, { holder: FREE });
+		if (attempt >= ATTEMPTS_BEFORE_ASKING) await freeLocksOfEndedExecutions(table, locks, holder);
+		await table.pause(attempt);
+	}
+	throw new RecordRefusal(
+		'The billing declaration was not sent: the record of declarations stayed locked by another execution',
+		'busy',
+	);
+}
+
+/** A lock row whose holder's execution ended (a crash while holding it) is freed: that holder can never free it. */
+async function freeLocksOfEndedExecutions(
+	table: RecordTable,
+	locks: RecordRow[],
+	holder: string,
+): Promise<void> {
+	const others = new Set(
+		locks.map((row) => row.holder).filter((name) => name !== FREE && name !== holder),
+	);
+	for (const other of others) {
+		if (await table.executionEnded(other.split('/')[0])) {
+			await table.update({ ...LOCK, holder: other }, { holder: FREE });
+		}
+	}
+}
+
+async function unlock(table: RecordTable, holder: string): Promise<void> {
+	await table.update({ ...LOCK, holder }, { holder: FREE });
+}
+
+/** The newest row of a declaration's history, or none. */
+const newest = (rows: RecordRow[]) =>
+	rows.reduce<RecordRow | undefined>(
+		(found, row) => (found && found.id > row.id ? found : row),
+		undefined,
+	);
+
+/**
+ * While holding the lock: what the record says of this declaration. `undefined` when another execution
+ * is still sending it (the caller waits and asks again).
+ */
+async function decide(
+	table: RecordTable,
+	request: DeclarationRequest,
+): Promise<Decision | undefined> {
+	const history = await table.rows({ kind: 'declaration', declarationKey: request.key });
+	const last = newest(history);
+	if (last && !request.declareAgain) {
+		if (last.state === 'declared') return { send: false, confirmation: last };
+		const sentBy = `execution ${last.executionId}`;
+		if (last.state === 'sending' && last.executionId !== request.executionId) {
+			if (!(await table.executionEnded(last.executionId))) return undefined;
+		}
+		if (last.state === 'sending' || last.state === 'uncertain') {
+			throw new RecordRefusal(
+				`The billing declaration was not sent: the same declaration was sent by ${sentBy} and its answer never came, so the service may have recorded it`,
+				'uncertain',
+			);
+		}
+		throw new RecordRefusal(
+			`The billing declaration was not sent: the record of declarations holds a row it cannot read (state "${last.state}")`,
+			'unreadable',
+		);
+	}
+	const sameMonth = await table.rows({
+		kind: 'declaration',
+		companyId: request.companyId,
+		monthOfApplication: request.monthOfApplication,
+		state: 'declared',
+	});
+	const claim = randomUUID();
+	await table.insert({
+		kind: 'declaration',
+		declarationKey: request.key,
+		companyId: request.companyId,
+		monthOfApplication: request.monthOfApplication,
+		declaration: request.declaration,
+		state: 'sending',
+		executionId: request.executionId,
+		claim,
+	});
+	if (history.length === 0) await table.prune(RECORD_SIZE);
+	return { send: true, claim, earlier: earlierOf(sameMonth, request.key) };
+}
+
+function earlierOf(rows: RecordRow[], key: string): EarlierDeclaration[] {
+	return rows
+		.filter((row) => row.declarationKey !== key)
+		.sort((a, b) => a.id - b.id)
+		.map((row) => ({
+			declaration: parsed(row.declaration) as IDataObject,
+			declaredAt: row.declaredAt,
+			executionId: row.executionId,
+		}));
+}
+
+/** A value the record wrote as JSON; a row that is not is unreadable. */
+export function parsed(text: string): unknown {
+	let value: unknown;
+	try {
+		value = JSON.parse(text) as unknown;
+	} catch {
+		value = undefined;
+	}
+	if (value === undefined) {
+		throw new RecordRefusal(
+			'The billing declaration was not sent: the record of declarations holds a row it cannot read',
+			'unreadable',
+		);
+	}
+	return value;
+}
+
+/** Whether to send this declaration: the first send claims it; a repeat gets the first confirmation. */
+export async function claimDeclaration(
+	table: RecordTable,
+	request: DeclarationRequest,
+): Promise<Decision> {
+	for (let attempt = 1; attempt <= LOCK_ATTEMPTS; attempt++) {
+		const holder = await lock(table, request.executionId);
+		let decision: Decision | undefined;
+		try {
+			decision = await decide(table, request);
+		} finally {
+			await unlock(table, holder);
+		}
+		if (decision) return decision;
+		await table.pause(attempt);
+	}
+	throw new RecordRefusal(
+		'The billing declaration was not sent: another execution is sending the same declaration and has not finished',
+		'busy',
+	);
+}
+
+/** What the service did with a claimed declaration; only the claim's owner writes its row. */
+export type Outcome =
+	| { state: 'declared'; confirmation: string; declaredAt: string }
+	| { state: 'uncertain' }
+	| { state: 'refused' };
+
+export async function settleDeclaration(
+	table: RecordTable,
+	claim: string,
+	outcome: Outcome,
+): Promise<void> {
+	if (outcome.state === 'refused') return table.remove({ kind: 'declaration', claim });
+	await table.update({ kind: 'declaration', claim }, outcome);
+}
