@@ -71,7 +71,11 @@ describe('Billing Declaration → Create as an AI agent tool', () => {
 	});
 
 	it('with Allow the Agent to Declare on: declared once, the confirmation goes back to the model', async () => {
-		const credentials = session.accessToken(await session.token('FR1001'));
+		// With the record of declarations (n8n's Data Tables through the n8n API credential).
+		const credentials = {
+			...session.dataTables.credential(),
+			...session.accessToken(await session.token('FR1001')),
+		};
 		await session.clearRequests();
 		const items = await runAsTool(partnerPayroll, {
 			parameters: declareTool({ allowAgentToDeclare: true }),
