@@ -56,6 +56,7 @@ type RowsRequest = (
 	body?: IDataObject,
 ) => Promise<unknown>;
 
+// n8n quirk Q18: docs/n8n-quirks.md
 /**
  * Deletes every declaration older than the newest `keep`. n8n's public API pages rows by cursor only (it
  * refuses `offset`), so the declarations are read from the newest, a page at a time, up to the first
