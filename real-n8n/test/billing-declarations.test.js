@@ -16,10 +16,10 @@ beforeAll(async () => {
 	await ensureN8nInstalled();
 	sandbox = await startTestSandbox();
 	instance = await createInstance({ prefix: 'n8n-e2e-declarations-' });
-	const { credentials, workflows, n8nApi } = declarationsSetup(sandbox);
+	const { credentials, workflow, n8nApi } = declarationsSetup(sandbox);
 	await instance.cli.importCredentials(credentials);
-	await instance.cli.importWorkflows(workflows);
-	for (const { id } of workflows) await instance.cli.publishWorkflow(id);
+	await instance.cli.importWorkflows([workflow]);
+	await instance.cli.publishWorkflow(workflow.id);
 	rest = await connectBillingRecord(instance, n8nApi);
 	api = new N8nPublicApi(instance.url, await rest.createApiKey('e2e-declarations-executions'));
 }, SETUP_TIMEOUT_MS);

@@ -35,10 +35,10 @@ beforeAll(async () => {
 	fs.chmodSync(dataDir, 0o755); // Postgres runs as another user when we are root
 	const tarball = packPackage(path.join(dataDir, 'package-tarball'));
 	cluster = await createQueueCluster({ dataDir, tarball, runtime: RUNTIME, workers: 2 });
-	const { credentials, workflows, n8nApi } = declarationsSetup(sandbox);
+	const { credentials, workflow, n8nApi } = declarationsSetup(sandbox);
 	await cluster.cli.importCredentials(credentials);
-	await cluster.cli.importWorkflows(workflows);
-	for (const { id } of workflows) await cluster.cli.publishWorkflow(id);
+	await cluster.cli.importWorkflows([workflow]);
+	await cluster.cli.publishWorkflow(workflow.id);
 	rest = await connectBillingRecord({ url: cluster.url, start: cluster.startAll }, n8nApi);
 	api = new N8nPublicApi(cluster.url, await rest.createApiKey('e2e-queue-declarations-executions'), {
 		executionIds: cluster.executionIds,

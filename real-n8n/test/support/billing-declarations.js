@@ -2,8 +2,8 @@
 // Billing declarations across executions (issue 38), the same cases in every n8n of the matrix
 // (test/billing-declarations.test.js) and in queue mode (test/queue/billing-declarations.test.js): the
 // same workflow executed twice, a failed execution re-run, and two executions started together each
-// record one declaration in the service; with Declare Again on, two. Each case is a published workflow
-// (a webhook answering with the node's first item), declaring a product of its own for FR1001.
+// record one declaration in the service; with Declare Again on, two. One published workflow (a webhook
+// answering with the node's first item) serves every case: each declares a product of its own for FR1001.
 const {
 	ALL_SCOPES,
 	accessTokenCredential,
@@ -22,12 +22,10 @@ const BILLING_PATH = `/api/v1/companies/${FR}/billing-declarations`;
 const NODE = 'Declare billing';
 const N8N_API = billingRecordCredential({ id: 'ppDeclarationsN8nApi' });
 
-/** One workflow per case and setting of Declare Again: its product names its declarations in the service. */
+/** Each case declares a product of its own, by the one workflow; Declare Again as each execution asks. */
+const WORKFLOW = { id: 'wfDeclarations01', path: 'billing-declarations' };
 const CASES = ['twice', 'rerun', 'together'].flatMap((name) =>
-	[false, true].map((declareAgain) => {
-		const product = `declarations-${name}${declareAgain ? '-again' : ''}`;
-		return { name, declareAgain, product, id: `wfDecl${name}${declareAgain ? 'Again' : 'Once'}`, path: product };
-	}),
+	[false, true].map((declareAgain) => ({ name, declareAgain, product: `declarations-${name}${declareAgain ? '-again' : ''}` })),
 );
 const caseOf = (name, declareAgain) => CASES.find((one) => one.name === name && one.declareAgain === declareAgain);
 
@@ -40,7 +38,8 @@ const partnerToken = (sandbox) =>
 		accessToken: sandbox.issueToken({ companyId: FR, scopes: ALL_SCOPES, kind: 'oauth' }).access_token,
 	});
 
-function declarationWorkflow({ id, product, path, declareAgain }, credential) {
+/** A webhook whose query names the product and Declare Again, answering with the node's first item. */
+function declarationWorkflow(credential) {
 	const create = partnerPayrollNode(
 		NODE,
 		{
@@ -48,22 +47,20 @@ function declarationWorkflow({ id, product, path, declareAgain }, credential) {
 			operation: 'create',
 			companyId: FR,
 			monthOfApplication: MONTH,
-			quantityByProducts: { product: [{ productName: product, quantity: 3 }] },
-			options: declareAgain ? { declareAgain: true } : {},
+			quantityByProducts: { product: [{ productName: '={{ $json.query.product }}', quantity: 3 }] },
+			options: { declareAgain: "={{ $json.query.declareAgain === 'true' }}" },
 		},
 		credential,
 	);
-	return chainWorkflow(id, `Declarations: ${product}`, [withBillingRecord(create, N8N_API)], { trigger: webhookTrigger(path) });
+	return chainWorkflow(WORKFLOW.id, 'Billing declarations across executions', [withBillingRecord(create, N8N_API)], {
+		trigger: webhookTrigger(WORKFLOW.path),
+	});
 }
 
-/** The credentials to import (the n8n API one is completed by connectBillingRecord) and every case's workflow. */
+/** The credentials to import (the n8n API one is completed by connectBillingRecord) and the workflow to publish. */
 function declarationsSetup(sandbox) {
 	const credential = partnerToken(sandbox);
-	return {
-		credentials: [credential, N8N_API],
-		workflows: CASES.map((one) => declarationWorkflow(one, credential)),
-		n8nApi: N8N_API,
-	};
+	return { credentials: [credential, N8N_API], workflow: declarationWorkflow(credential), n8nApi: N8N_API };
 }
 
 /**
@@ -71,9 +68,10 @@ function declarationsSetup(sandbox) {
  * {sandbox, url (n8n's base URL), rest (the owner's N8nRest), api (N8nPublicApi of the executions)}.
  */
 function describeDeclarationsAcrossExecutions(context) {
-	/** Starts an execution of the case's workflow; resolves its webhook's answer (the node's first item). */
-	const execute = async ({ path }) => {
-		const response = await fetch(`${context().url}/webhook/${path}`);
+	/** Starts an execution of the case; resolves its webhook's answer (the node's first item). */
+	const execute = async ({ product, declareAgain }) => {
+		const query = new URLSearchParams({ product, declareAgain: String(declareAgain) });
+		const response = await fetch(`${context().url}/webhook/${WORKFLOW.path}?${query}`);
 		return { status: response.status, body: await response.json().catch(() => null) };
 	};
 	const declarationsOf = async ({ product }) => {
@@ -83,6 +81,8 @@ function describeDeclarationsAcrossExecutions(context) {
 	/** POSTs of a declaration the service received (all cases run one after the other, logs cleared before each). */
 	const posts = async () =>
 		(await listRequests(context().sandbox)).filter((request) => request.method === 'POST' && request.path === BILLING_PATH);
+	/** The workflow's executions, newest first, once all have finished (the cases run one after the other). */
+	const executions = () => context().api.finishedExecutions(WORKFLOW.id, 1);
 	const expectDeclared = (item, { product }) =>
 		expect(item).toMatchObject({
 			declared: true,
@@ -106,7 +106,7 @@ function describeDeclarationsAcrossExecutions(context) {
 		expect(first.body.alreadyDeclared).toBeUndefined();
 		expect(second.status).toBe(200);
 		expect(first.body.recordWarning).toBeUndefined();
-		const [, firstExecution] = await context().api.finishedExecutions(once.id, 2);
+		const [, firstExecution] = await executions();
 		expect(second.body).toMatchObject({
 			...first.body,
 			alreadyDeclared: true,
@@ -141,16 +141,15 @@ function describeDeclarationsAcrossExecutions(context) {
 		});
 		const failed = await execute(one);
 		expect(failed.status).toBeGreaterThanOrEqual(500);
-		const [execution] = await context().api.finishedExecutions(one.id, 1);
+		const [execution] = await executions();
 		expect(execution.status).toBe('error');
 		return execution;
 	}
 
 	/** The executions of a case after the retry: the failed one and its retry, each with its run data. */
-	async function retried(one, failed) {
+	async function retried(failed) {
 		await context().rest.retryExecution(failed.id);
-		const executions = await context().api.finishedExecutions(one.id, 2);
-		const retry = executions.find((execution) => String(execution.retryOf) === String(failed.id));
+		const retry = (await executions()).find((execution) => String(execution.retryOf) === String(failed.id));
 		expect(retry).toBeDefined();
 		return retry;
 	}
@@ -158,7 +157,7 @@ function describeDeclarationsAcrossExecutions(context) {
 	test('a failed execution (the answer to its declaration lost) re-run: one declaration, the re-run refuses to send it blindly and says how to declare again', async () => {
 		const once = caseOf('rerun', false);
 		const failed = await failedExecution(once);
-		const retry = await retried(once, failed);
+		const retry = await retried(failed);
 
 		expect(retry.status).toBe('error');
 		const error = retry.data.resultData.error;
@@ -171,7 +170,7 @@ function describeDeclarationsAcrossExecutions(context) {
 	test('a failed execution re-run with Declare Again: two declarations', async () => {
 		const again = caseOf('rerun', true);
 		const failed = await failedExecution(again);
-		const retry = await retried(again, failed);
+		const retry = await retried(failed);
 
 		expect(retry.status).toBe('success');
 		expect(await declarationsOf(again)).toHaveLength(2);
