@@ -34,7 +34,8 @@ beforeAll(async () => {
 	dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-queue-declarations-'));
 	fs.chmodSync(dataDir, 0o755); // Postgres runs as another user when we are root
 	const tarball = packPackage(path.join(dataDir, 'package-tarball'));
-	cluster = await createQueueCluster({ dataDir, tarball, runtime: RUNTIME, workers: 2 });
+	// One execution at a time per worker: two executions started together run on the two workers.
+	cluster = await createQueueCluster({ dataDir, tarball, runtime: RUNTIME, workers: 2, concurrency: 1 });
 	const { credentials, workflow, n8nApi } = declarationsSetup(sandbox);
 	await cluster.cli.importCredentials(credentials);
 	await cluster.cli.importWorkflows([workflow]);
@@ -54,9 +55,10 @@ afterAll(async () => {
 describe('billing declarations across executions, in queue mode', () => {
 	describeDeclarationsAcrossExecutions(() => ({ sandbox, url: cluster.url, rest, api }));
 
-	test('the executions ran on the workers, each once', () => {
+	test('the executions ran on both workers, each once', () => {
 		const ranBy = Object.values(cluster.executionsByWorker());
 		expect(ranBy.length).toBeGreaterThan(0);
 		for (const workers of ranBy) expect(workers).toHaveLength(1);
+		expect(new Set(ranBy.flat())).toEqual(new Set(cluster.workers.map((worker) => worker.name)));
 	});
 });
