@@ -11,6 +11,7 @@ module.exports = {
 	...require('./server'),
 	...require('./rest'),
 	...require('./credentials'),
+	...require('./billing-record'),
 	...require('./ports'),
 	...require('./process'),
 	...require('./instance'),

@@ -101,6 +101,14 @@ class N8nRest {
 		}
 	}
 
+	/**
+	 * Retries a failed execution as the editor's "Retry with original workflow" does (`loadWorkflow`: "with
+	 * currently saved workflow"): a new execution from the node that failed. n8n answers once it has ended.
+	 */
+	async retryExecution(id, { loadWorkflow = false } = {}) {
+		return this.request('POST', `/rest/executions/${encodeURIComponent(id)}/retry`, { loadWorkflow });
+	}
+
 	/** The bytes of a stored binary data id, as the editor downloads them (whatever the storage mode). */
 	async binaryData(id) {
 		const response = await fetch(`${this.baseUrl}/rest/binary-data?id=${encodeURIComponent(id)}&action=download`, {

@@ -20,6 +20,9 @@ const {
 	companyRecord,
 	listedDocuments,
 	ofCompany,
+	billingRecordCredential,
+	withBillingRecord,
+	connectBillingRecord,
 } = require('../lib');
 
 jest.setTimeout(180_000);
@@ -29,6 +32,12 @@ const MONTH = '202610'; // completed for every seeded company
 const FR = 'FR1001';
 const GB = 'GB3001';
 const ES = 'ES2001';
+/**
+ * The month each credential type declares for FR1001: the record of declarations is shared by the whole
+ * n8n, and a second declaration of the same company and month is a correction whose item also names the
+ * earlier one.
+ */
+const billingMonth = (creds) => (creds.FR.type === 'partnerPayrollOAuth2Api' ? '202609' : MONTH);
 
 // A second partner application, so that the access-token credentials can hold partner tokens of
 // their own (the sandbox keeps one OAuth token per company and client, n8n-local's go to OAuth2).
@@ -43,6 +52,8 @@ const E2E_PARTNER = {
 let instance;
 let sandbox;
 let credentials;
+// Billing Declaration → Create keeps its record of declarations in this n8n's Data Tables.
+const N8N_API = billingRecordCredential({ id: 'cliN8nApi' });
 
 /** Credentials by role; tokens are issued by the sandbox and never printed. */
 function makeCredentials() {
@@ -81,6 +92,7 @@ const credentialList = () => [
 	...Object.values(credentials.oAuth2),
 	credentials.limitedApiKey,
 	credentials.limitedOAuth2,
+	N8N_API,
 ];
 
 beforeAll(async () => {
@@ -89,6 +101,7 @@ beforeAll(async () => {
 	instance = await createInstance({ prefix: 'n8n-e2e-cli-' });
 	credentials = makeCredentials();
 	await instance.cli.importCredentials(credentialList());
+	await connectBillingRecord(instance, N8N_API);
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -276,20 +289,23 @@ const OPERATION_CASES = {
 	},
 	billingDeclaration: {
 		nodes: (creds) => [
-			partnerPayrollNode(
-				'Result',
-				{
-					resource: 'billingDeclaration',
-					operation: 'create',
-					monthOfApplication: MONTH,
-					quantityByProducts: {
-						product: [
-							{ productName: `payroll-${creds.FR.id}`, quantity: 12 },
-							{ productName: 'meal-vouchers', quantity: 240.5 },
-						],
+			withBillingRecord(
+				partnerPayrollNode(
+					'Result',
+					{
+						resource: 'billingDeclaration',
+						operation: 'create',
+						monthOfApplication: billingMonth(creds),
+						quantityByProducts: {
+							product: [
+								{ productName: `payroll-${creds.FR.id}`, quantity: 12 },
+								{ productName: 'meal-vouchers', quantity: 240.5 },
+							],
+						},
 					},
-				},
-				creds.FR,
+					creds.FR,
+				),
+				N8N_API,
 			),
 		],
 		check: async (run, creds) => {
@@ -300,13 +316,15 @@ const OPERATION_CASES = {
 			expect(nodeItems(run, 'Result')[0].json).toEqual({
 				declared: true,
 				companyId: FR,
-				monthOfApplication: MONTH,
+				monthOfApplication: billingMonth(creds),
 				quantityByProducts,
 				// The service's own answer to the declaration (an empty body for its 204).
 				serviceAnswer: {},
 			});
 			const received = await (await fetch(`${sandbox.url}/_sandbox/billing-declarations?companyId=${FR}`)).json();
-			expect(received).toContainEqual(expect.objectContaining({ companyId: FR, monthOfApplication: MONTH, quantityByProducts }));
+			expect(received).toContainEqual(
+				expect.objectContaining({ companyId: FR, monthOfApplication: billingMonth(creds), quantityByProducts }),
+			);
 		},
 	},
 };
@@ -369,6 +387,7 @@ const FAILING_CASES = {
 			quantityByProducts: { product: [{ productName: 'payroll', quantity: 1 }] },
 		},
 		credential: () => credentials.limitedApiKey,
+		n8nApi: N8N_API,
 		check: (error) => {
 			expect(error.httpCode).toBe('403');
 			expect(error.message).toMatch(/^Forbidden/);
@@ -392,9 +411,10 @@ function allWorkflows() {
 			chainWorkflow(workflowId(type, caseName), `${caseName} (${type})`, nodes(credentials[type])),
 		),
 	);
-	const failingWorkflows = Object.entries(FAILING_CASES).map(([id, { title, parameters, credential }]) =>
-		chainWorkflow(id, title, [partnerPayrollNode('Failing', parameters, credential())]),
-	);
+	const failingWorkflows = Object.entries(FAILING_CASES).map(([id, { title, parameters, credential, n8nApi }]) => {
+		const node = partnerPayrollNode('Failing', parameters, credential());
+		return chainWorkflow(id, title, [n8nApi ? withBillingRecord(node, n8nApi) : node]);
+	});
 	return [...operationWorkflows, ...failingWorkflows];
 }
 

@@ -1,6 +1,7 @@
 'use strict';
 // What the node promises about writes, redirects and items, shown inside a real n8n (imported workflows
-// run by `n8n execute` and `n8n execute-batch`) against the sandbox's fault injection: Retry On Fail never
+// run by `n8n execute` and `n8n execute-batch`, beside `n8n start`, whose public API serves the record of
+// billing declarations) against the sandbox's fault injection: Retry On Fail never
 // records a declaration twice, a batch of declarations is checked before any is sent and stops at the
 // first refusal saying what was recorded, the bearer token does not follow a redirect to another origin,
 // and every output item is paired with its input item, so `$('…').item` and Continue On Fail work
@@ -21,6 +22,9 @@ const {
 	sandboxControl,
 	listRequests,
 	ofCompany,
+	billingRecordCredential,
+	withBillingRecord,
+	connectBillingRecord,
 } = require('../lib');
 
 jest.setTimeout(180_000);
@@ -37,6 +41,8 @@ const PAYMENT_FILE_PATH = `/api/v1/companies/${FR}/payment-files`;
 let instance;
 let sandbox;
 let credential;
+// Billing Declaration → Create keeps its record of declarations in this n8n's Data Tables.
+const N8N_API = billingRecordCredential({ id: 'ppPromisesN8nApi' });
 
 // ---- workflows ------------------------------------------------------------------------------------
 
@@ -90,16 +96,19 @@ const hasErrorNode = () => ({
 
 /** Billing Declaration → Create; `product` names the declarations of one case in the sandbox's store. */
 const createDeclaration = ({ companyId = FR, month = MONTH, product }) =>
-	partnerPayrollNode(
-		NODE,
-		{
-			resource: 'billingDeclaration',
-			operation: 'create',
-			companyId,
-			monthOfApplication: month,
-			quantityByProducts: { product: [{ productName: product, quantity: 7 }] },
-		},
-		credential,
+	withBillingRecord(
+		partnerPayrollNode(
+			NODE,
+			{
+				resource: 'billingDeclaration',
+				operation: 'create',
+				companyId,
+				monthOfApplication: month,
+				quantityByProducts: { product: [{ productName: product, quantity: 7 }] },
+			},
+			credential,
+		),
+		N8N_API,
 	);
 
 const WORKFLOWS = {
@@ -180,9 +189,10 @@ beforeAll(async () => {
 		sandbox,
 		accessToken: sandbox.issueToken({ companyId: FR, scopes: ALL_SCOPES, kind: 'oauth' }).access_token,
 	});
-	await instance.cli.importCredentials([credential]);
+	await instance.cli.importCredentials([credential, N8N_API]);
 	// One import for every workflow of the file: each n8n CLI process costs seconds.
 	await instance.cli.importWorkflows(Object.values(WORKFLOWS).map((workflow) => workflow()));
+	await connectBillingRecord(instance, N8N_API);
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {

@@ -84,24 +84,33 @@ export class FakeDataTables {
 		if (request.method === 'GET') {
 			const sorted = [...table.rows.filter(matches(filter(request.query.filter)))];
 			if (request.query.sortBy === 'id:desc') sorted.reverse();
-			const offset = Number(request.query.offset ?? 0);
+			// As n8n: pages by an opaque cursor only; `offset` is refused.
+			if (request.query.offset !== undefined) {
+				return { status: 400, json: { message: "Unknown query parameter 'offset'" } };
+			}
+			const cursor = request.query.cursor
+				? cursors.decode(String(request.query.cursor))
+				: undefined;
+			const offset = cursor?.offset ?? 0;
+			const limit = cursor?.limit ?? Number(request.query.limit ?? 100);
+			const next =
+				offset + limit < sorted.length ? cursors.encode({ offset: offset + limit, limit }) : null;
 			return {
 				status: 200,
-				json: {
-					data: sorted.slice(offset, offset + Number(request.query.limit ?? 100)),
-					nextCursor: null,
-				},
+				json: { data: sorted.slice(offset, offset + limit), nextCursor: next },
 			};
 		}
 		if (request.method === 'POST') {
-			for (const row of body.data as Array<Record<string, unknown>>) {
+			const ids = (body.data as Array<Record<string, unknown>>).map((row) => {
+				const id = this.nextRowId++;
 				table.rows.push({
 					...Object.fromEntries(table.columns.map((name) => [name, null])),
 					...row,
-					id: this.nextRowId++,
+					id,
 				});
-			}
-			return { status: 200, json: (body.data as unknown[]).length };
+				return { id };
+			});
+			return { status: 200, json: ids };
 		}
 		if (request.method === 'PATCH' && action === 'update') {
 			const changed = table.rows.filter(matches(body.filter as Filter));
@@ -134,6 +143,14 @@ export class FakeDataTables {
 		return { status: 201, json: { id, name } };
 	}
 }
+
+/** The fake's page cursor: opaque to the node, as n8n's is. */
+const cursors = {
+	encode: (page: { offset: number; limit: number }) =>
+		Buffer.from(JSON.stringify(page)).toString('base64'),
+	decode: (text: string) =>
+		JSON.parse(Buffer.from(text, 'base64').toString()) as { offset: number; limit: number },
+};
 
 /** Whether a row passes every condition of n8n's filter ("and" only, which is all the record sends). */
 function matches(filter: Filter) {

@@ -144,12 +144,22 @@ function buildWorkflow(
 }
 
 let executions = 0;
+/** The execution of each run data: runs given the same run data are one execution (Retry On Fail). */
+const executionIds = new WeakMap<IRunExecutionData, string>();
 
-export function additionalDataFor(credentials: TestCredentials): IWorkflowExecuteAdditionalData {
+export function additionalDataFor(
+	credentials: TestCredentials,
+	runExecutionData?: IRunExecutionData,
+): IWorkflowExecuteAdditionalData {
+	// Every run is an execution of its own, as in n8n, unless it goes on with an execution's run data.
+	let executionId = runExecutionData && executionIds.get(runExecutionData);
+	if (!executionId) {
+		executionId = String(++executions);
+		if (runExecutionData) executionIds.set(runExecutionData, executionId);
+	}
 	return {
 		credentialsHelper: new TestCredentialsHelper(credentials),
-		// Every run is an execution of its own, as in n8n.
-		executionId: String(++executions),
+		executionId,
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
@@ -164,12 +174,13 @@ export async function runDeclarativeNode(
 	const node = buildNode(nodeType, run);
 	const workflow = buildWorkflow(nodeType, node);
 	const items = run.items ?? [{ json: {} }];
+	const runExecutionData = run.runExecutionData ?? createRunExecutionData();
 	const context = new ExecuteContext(
 		workflow,
 		node,
-		additionalDataFor(run.credentials),
+		additionalDataFor(run.credentials, runExecutionData),
 		'manual',
-		run.runExecutionData ?? createRunExecutionData(),
+		runExecutionData,
 		0,
 		items,
 		{ main: [run.executeOnce ? items.slice(0, 1) : items] },

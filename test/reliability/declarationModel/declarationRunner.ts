@@ -8,6 +8,7 @@ import {
 	type RecordTable,
 	type RowMatch,
 } from '../../../nodes/PartnerPayroll/resources/billingDeclaration/record';
+import { nextTurn } from '../../support/event-loop';
 
 // Billing declarations across executions, driven through a random history the way n8n runs them:
 // executions of Billing Declaration → Create on three processes (a main and two queue workers) at
@@ -232,7 +233,7 @@ export class DeclarationWorld {
 		const [next] = this.pending.splice(pick % this.pending.length, 1);
 		this.transcript.push(`${next.execution.id}: ${next.label}`);
 		next.go();
-		await new Promise((settled) => setImmediate(settled));
+		await nextTurn();
 		return true;
 	}
 

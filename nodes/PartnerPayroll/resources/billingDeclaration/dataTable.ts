@@ -48,6 +48,48 @@ const rowsOf = (body: unknown): RecordRow[] => {
 	return Array.isArray(data) ? data.map(rowOf) : [];
 };
 
+/** n8n's public API answers at most 250 rows a page. */
+const PAGE_SIZE = 250;
+
+type RowsRequest = (
+	tail: string,
+	method: IHttpRequestMethods,
+	body?: IDataObject,
+) => Promise<unknown>;
+
+// n8n quirk Q19: docs/n8n-quirks.md
+/**
+ * Deletes every declaration older than the newest `keep`. n8n's public API pages rows by cursor only (it
+ * refuses `offset`), so the declarations are read from the newest, a page at a time, up to the first
+ * one beyond `keep`.
+ */
+async function pruneDeclarations(request: RowsRequest, keep: number): Promise<void> {
+	const declarations = filterOf({ kind: 'declaration' });
+	const newestFirst = { filter: JSON.stringify(declarations), sortBy: 'id:desc', limit: PAGE_SIZE };
+	let cursor: string | undefined;
+	for (let seen = 0; ; ) {
+		const body = await request(
+			`?${query(cursor ? { ...newestFirst, cursor } : newestFirst)}`,
+			'GET',
+		);
+		const page = rowsOf(body);
+		if (seen + page.length > keep) {
+			const older = {
+				type: 'and',
+				filters: [
+					...declarations.filters,
+					{ columnName: 'id', condition: 'lte', value: page[keep - seen].id },
+				],
+			};
+			await request(`/delete?${query({ filter: JSON.stringify(older) })}`, 'DELETE');
+			return;
+		}
+		seen += page.length;
+		cursor = isObject(body) && typeof body.nextCursor === 'string' ? body.nextCursor : undefined;
+		if (!cursor || page.length === 0) return;
+	}
+}
+
 async function send(
 	context: IExecuteFunctions,
 	method: IHttpRequestMethods,
@@ -116,44 +158,32 @@ async function checkColumns(context: IExecuteFunctions, id: string): Promise<voi
 /** The record's table through n8n's public API; a table deleted meanwhile is found or created again once. */
 export function dataTableRecord(context: IExecuteFunctions): RecordTable {
 	const credentialId = context.getNode().credentials?.[N8N_API_CREDENTIAL]?.id ?? '';
-	const rowsPath = async (tail: string, method: IHttpRequestMethods, body?: IDataObject) => {
+	const rowsPath: RowsRequest = async (tail, method, body) => {
 		for (let attempt = 1; ; attempt++) {
 			const id = tableIds.get(credentialId) ?? (await findOrCreateTable(context));
 			tableIds.set(credentialId, id);
 			const response = await send(context, method, `/data-tables/${id}/rows${tail}`, body);
-			if (response.statusCode !== 404 || attempt > 1) return rowsOf(response.body);
+			if (response.statusCode !== 404 || attempt > 1) return response.body;
 			tableIds.delete(credentialId);
 		}
 	};
+	const rowsAt = async (tail: string, method: IHttpRequestMethods, body?: IDataObject) =>
+		rowsOf(await rowsPath(tail, method, body));
 	return {
 		rows: async (match) =>
-			await rowsPath(`?${query({ filter: JSON.stringify(filterOf(match)), limit: 250 })}`, 'GET'),
+			await rowsAt(
+				`?${query({ filter: JSON.stringify(filterOf(match)), limit: PAGE_SIZE })}`,
+				'GET',
+			),
 		insert: async (row) => {
 			await rowsPath('', 'POST', { data: [row], returnType: 'id' });
 		},
 		update: async (match, data) =>
-			await rowsPath('/update', 'PATCH', { filter: filterOf(match), data, returnData: true }),
+			await rowsAt('/update', 'PATCH', { filter: filterOf(match), data, returnData: true }),
 		remove: async (match) => {
 			await rowsPath(`/delete?${query({ filter: JSON.stringify(filterOf(match)) })}`, 'DELETE');
 		},
-		prune: async (keep) => {
-			const tail = query({
-				filter: JSON.stringify(filterOf({ kind: 'declaration' })),
-				sortBy: 'id:desc',
-				offset: keep,
-				limit: 1,
-			});
-			const [oldest] = await rowsPath(`?${tail}`, 'GET');
-			if (!oldest) return;
-			const older = {
-				type: 'and',
-				filters: [
-					...filterOf({ kind: 'declaration' }).filters,
-					{ columnName: 'id', condition: 'lte', value: oldest.id },
-				],
-			};
-			await rowsPath(`/delete?${query({ filter: JSON.stringify(older) })}`, 'DELETE');
-		},
+		prune: async (keep) => await pruneDeclarations(rowsPath, keep),
 		executionEnded: async (executionId) => {
 			const { statusCode, body } = await send(context, 'GET', `/executions/${executionId}`);
 			if (statusCode === 404) return true;

@@ -14,6 +14,8 @@ import { itemCompanyId } from '../../helpers/itemCompany';
 // which n8n keeps across Retry On Fail and loops within one execution (an AI agent calling twice too).
 
 interface Ledger {
+	/** The execution this ledger belongs to. */
+	executionId: string;
 	/** Declarations (company and body) this execution recorded, with the items that confirmed them. */
 	recorded: Record<string, INodeExecutionData[]>;
 	/** Declarations whose outcome is unknown: never sent again in this execution. */
@@ -56,7 +58,13 @@ function withBatchOutcome<T extends Error & { description?: string | null }>(
 
 function ledgerOf(context: IExecuteFunctions): Ledger {
 	const nodeContext = context.getContext('node');
-	nodeContext.billingDeclarations ??= { recorded: {}, uncertain: [] };
+	const executionId = context.getExecutionId();
+	// n8n's retry of a failed execution is a new execution that starts with the failed one's node
+	// context: what the failed execution sent is for the record across executions to judge (record.ts),
+	// which also honours Declare Again, not for this execution's ledger.
+	if ((nodeContext.billingDeclarations as Ledger | undefined)?.executionId !== executionId) {
+		nodeContext.billingDeclarations = { executionId, recorded: {}, uncertain: [] };
+	}
 	return nodeContext.billingDeclarations as Ledger;
 }
 

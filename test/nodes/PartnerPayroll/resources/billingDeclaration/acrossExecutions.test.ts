@@ -1,4 +1,4 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { createRunExecutionData, type IDataObject, type INodeParameters } from 'n8n-workflow';
 
 import { RECORD_TABLE_NAME } from '../../../../../nodes/PartnerPayroll/resources/billingDeclaration/dataTable';
 import { FAKE_N8N_API_KEY } from '../../../../support/fake-data-tables';
@@ -27,9 +27,16 @@ const declare = (quantity = 12, options: INodeParameters = {}): INodeParameters 
 });
 
 /** One execution of the node (with one token for the company: a new token revokes the one before). */
-async function run(parameters: INodeParameters, items?: Array<{ json: IDataObject }>) {
+async function run(
+	parameters: INodeParameters,
+	items?: Array<{ json: IDataObject }>,
+	runExecutionData = createRunExecutionData(),
+) {
 	token ??= await session.token(COMPANY);
-	return await runPartnerPayroll(parameters, session.accessToken(token), { items });
+	return await runPartnerPayroll(parameters, session.accessToken(token), {
+		items,
+		runExecutionData,
+	});
 }
 let token: string | undefined;
 beforeEach(() => (token = undefined));
@@ -223,6 +230,42 @@ describe('billing declarations across executions', () => {
 		session.dataTables.executions.set('crashed-execution', 'crashed');
 		const [sent] = await run(declare(20));
 		expect(sent.json.declared).toBe(true);
+		expect(await stored()).toHaveLength(2);
+	});
+});
+
+describe("n8n's retry of a failed execution: a new execution that starts with the failed one's node context", () => {
+	/** An execution whose declaration's answer was lost, then its retry (n8n copies the context over). */
+	async function retryOfLostAnswer(options: INodeParameters = {}) {
+		await session.injectFault({
+			method: 'POST',
+			path: DECLARATIONS,
+			type: 'reset',
+			afterEffect: true,
+		});
+		const failed = createRunExecutionData();
+		await failureOf(run(declare(12, options), undefined, failed));
+		expect(await stored()).toHaveLength(1);
+		await session.clearRequests();
+		const retry = createRunExecutionData();
+		retry.executionData!.contextData = structuredClone(failed.executionData!.contextData);
+		return retry;
+	}
+
+	it('the lost declaration is not sent blindly, and the error says how to declare again on purpose', async () => {
+		const error = await failureOf(run(declare(), undefined, await retryOfLostAnswer()));
+		expect(error.message).toMatch(
+			/^The billing declaration was not sent: the same declaration was sent by execution \S+ and its answer never came/,
+		);
+		expect(error.description).toMatch(/turn on Declare Again/);
+		expect(await posts()).toHaveLength(0);
+	});
+
+	it('with Declare Again, the retry sends it again', async () => {
+		const options = { declareAgain: true };
+		const [again] = await run(declare(12, options), undefined, await retryOfLostAnswer(options));
+		expect(again.json.declared).toBe(true);
+		expect(await posts()).toHaveLength(1);
 		expect(await stored()).toHaveLength(2);
 	});
 });
