@@ -7,6 +7,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { writeSecretFile } = require('../../sandbox/secret-files');
 const { DEFAULT_CLIENT, accessTokenCredential, oauth2Credential, partnerCredential } = require('./credentials');
+const { BILLING_RECORD_SCOPES } = require('./billing-record');
 const { examplesDir } = require('./paths');
 const { listN8nCredentials } = require('./n8n-credentials');
 const { N8nPublicApi } = require('./rest');
@@ -52,10 +53,11 @@ const PARTNER_CONNECT_DEMO = Object.freeze({
 	n8nApiCredential: Object.freeze({ id: 'ppSandboxN8nApi', name: 'Partner Payroll sandbox n8n API (this n8n)' }),
 	// The label of the owner's API key in Settings → n8n API (unique per user in n8n).
 	apiKeyLabel: 'Partner Payroll connect link (npm start)',
-	// What the connect link needs of n8n's public API: write the credential (connect, Remove Company) and
-	// list credentials (the n8n API credential's Test). n8n 2.40.7 grants exactly these; n8n 2.8.4 without a
-	// licence for scoped keys gives every scope of the owner's role whatever is asked.
-	apiKeyScopes: Object.freeze(['credential:list', 'credential:update']),
+	// What the examples need of n8n's public API: write the credential (connect, Remove Company), list
+	// credentials (the n8n API credential's Test), and the record of billing declarations (the agent
+	// example's Create). n8n 2.40.7 grants exactly these; n8n 2.8.4 without a licence for scoped keys gives
+	// every scope of the owner's role whatever is asked.
+	apiKeyScopes: Object.freeze(['credential:list', 'credential:update', ...BILLING_RECORD_SCOPES]),
 });
 
 /** The examples `npm start` publishes: those started by the sandbox's deliveries, by polls and by the connect link. */

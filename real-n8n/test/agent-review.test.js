@@ -23,8 +23,9 @@ const {
 	sandboxControl,
 	listRequests,
 	nodeItems,
-	N8nRest,
 	N8nPublicApi,
+	billingRecordCredential,
+	connectBillingRecord,
 } = require('../lib');
 const { startFakeOpenAi } = require('./support/fake-openai');
 const { startFakeSmtp } = require('./support/fake-smtp');
@@ -112,6 +113,8 @@ let mail;
 let instance;
 let api;
 let example;
+// The n8n API credential the example's tool names (npm start fills it the same way).
+const N8N_API = billingRecordCredential({ id: 'ppSandboxN8nApi', name: 'Partner Payroll sandbox n8n API (this n8n)' });
 const outcomes = {}; // by case key: {execution, mail, links, requests (the fake model's), posts}
 
 /** POSTs of billing declarations the sandbox has received so far. */
@@ -180,6 +183,7 @@ beforeAll(async () => {
 		...exampleCredentials(sandbox, apiKey, { oauthTokenData: { access_token: oauthToken.access_token, token_type: 'bearer' } }),
 		{ ...FAKE_MODEL_CREDENTIAL, data: { apiKey: 'sk-fake-model-local-only', url: fake.baseUrl } },
 		{ ...FAKE_MAIL_CREDENTIAL, data: { user: '', password: '', host: '127.0.0.1', port: mail.port, secure: false, disableStartTls: true } },
+		N8N_API,
 	]);
 
 	example = JSON.parse(fs.readFileSync(path.join(examplesDir, 'declare-billing-with-review.json'), 'utf8'));
@@ -193,9 +197,8 @@ beforeAll(async () => {
 	}
 	await instance.cli.importWorkflows(CASES.map((review) => runnableExample(example, review)));
 	for (const review of CASES) await instance.cli.publishWorkflow(review.workflowId);
-	await instance.start();
-	const rest = new N8nRest(instance.url);
-	await rest.ensureOwner();
+	// The example's n8n API credential, for the record of billing declarations: this n8n, a key with its scopes.
+	const rest = await connectBillingRecord(instance, N8N_API);
 	api = new N8nPublicApi(instance.url, await rest.createApiKey(`e2e-agent-review-${Date.now()}`));
 	for (const review of CASES) await runCase(review);
 }, SETUP_TIMEOUT_MS);

@@ -36,6 +36,8 @@ const {
 	nodeItems,
 	binaryBytes,
 	sha256,
+	billingRecordCredential,
+	connectBillingRecord,
 } = require('../lib');
 const { startFakeOpenAi } = require('./support/fake-openai');
 
@@ -111,6 +113,8 @@ const statusTool = () => ({
 	name: 'Get payroll status',
 	parameters: { resource: 'payroll', operation: 'getStatus', companyId: FROM_AI.companyId, month: FROM_AI.month },
 });
+
+const N8N_API = billingRecordCredential({ id: 'ppAgentN8nApi1' });
 
 /** Billing Declaration → Create of `quantity` payslips, company and month from the model; `options` added. */
 const declareTool = (agent, quantity, options = {}) => ({
@@ -250,7 +254,11 @@ function agentWorkflow(id, { agentVersion, question, tool, credential, onError }
 			type: tool.type ?? TOOL_TYPE,
 			typeVersion: tool.typeVersion ?? 1,
 			parameters: tool.type ? tool.parameters : { authentication: 'accessToken', ...tool.parameters },
-			credentials: { [credential.type]: { id: credential.id, name: credential.name } },
+			credentials: {
+				[credential.type]: { id: credential.id, name: credential.name },
+				// Billing Declaration → Create keeps its record of declarations in this n8n's Data Tables.
+				...(tool.parameters.resource === 'billingDeclaration' ? { [N8N_API.type]: { id: N8N_API.id, name: N8N_API.name } } : {}),
+			},
 			...(onError ? { onError } : {}),
 		},
 	].map((node, index) => ({ id: `${id}-${index}`, position: [index * 220, 0], ...node }));
@@ -385,8 +393,9 @@ beforeAll(async () => {
 	]);
 	workflows.push(runnableExample(example, EXAMPLE_QUESTION));
 
-	await instance.cli.importCredentials(credentials);
+	await instance.cli.importCredentials([...credentials, N8N_API]);
 	await instance.cli.importWorkflows(workflows);
+	await connectBillingRecord(instance, N8N_API);
 	workflowIds = workflows.map((workflow) => workflow.id);
 	// `n8n execute-batch --ids` silently drops every id without a digit (its filter is /\d+/).
 	const dropped = workflowIds.filter((id) => !/\d/.test(id));
