@@ -106,8 +106,8 @@ async function send(
 /** The record's table: an existing one of that name, or one created now (its name is unique in a project). */
 async function findOrCreateTable(context: IExecuteFunctions): Promise<string> {
 	const named = async () => {
-		const filter = encodeURIComponent(JSON.stringify({ name: RECORD_TABLE_NAME }));
-		const { body } = await send(context, 'GET', `/data-tables?filter=${filter}&limit=100`);
+		const byName = query({ filter: JSON.stringify({ name: RECORD_TABLE_NAME }), limit: 100 });
+		const { body } = await send(context, 'GET', `/data-tables?${byName}`);
 		const tables = isObject(body) && Array.isArray(body.data) ? body.data : [];
 		return tables.find((table) => isObject(table) && table.name === RECORD_TABLE_NAME) as
 			| IDataObject
