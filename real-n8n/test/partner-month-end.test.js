@@ -28,10 +28,6 @@ const {
 const SCHEDULE = pollSchedule();
 const SETUP_TIMEOUT_MS = 20 * 60_000; // includes installing n8n when it is missing
 jest.setTimeout(6 * 60_000);
-// n8n lets running executions finish when it is stopped (up to N8N_GRACEFUL_SHUTDOWN_TIMEOUT, 30 s): the
-// restart waits for that, as an operator's restart does, instead of killing them after the default grace.
-const RESTART_GRACE_MS = 40_000;
-const RESTARTED_RUN = 2;
 
 let sandbox;
 let instance;
@@ -58,7 +54,7 @@ afterAll(async () => {
 const executions = () => api.executions(MONTH_END.workflowId, { includeData: false });
 
 for (let run = 1; run <= MONTH_END.runs; run += 1) {
-	const restarted = run === RESTARTED_RUN;
+	const restarted = run === MONTH_END.restartedRun;
 	test(`month-end ${run} of ${MONTH_END.runs}${restarted ? ', n8n restarted in the middle' : ''}: 100 of the 300 companies completed within one second, each delivered twice and polled: one stored file per company, its own`, async () => {
 		const companies = monthEndBatches(sandbox)[run - 1];
 		const before = new Set((await executions()).map(({ id }) => id));
@@ -70,7 +66,7 @@ for (let run = 1; run <= MONTH_END.runs; run += 1) {
 			executionsDone: async () => (await executions()).every((execution) => execution.stoppedAt),
 			restart: restarted
 				? async () => {
-						await instance.stop(RESTART_GRACE_MS);
+						await instance.stop(MONTH_END.restartGraceMs);
 						await instance.start();
 					}
 				: undefined,

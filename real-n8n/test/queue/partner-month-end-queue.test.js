@@ -35,10 +35,6 @@ const RUNTIME = n8nRuntime();
 const SCHEDULE = pollSchedule();
 const SETUP_TIMEOUT_MS = 25 * 60_000; // includes installing n8n, Redis and Postgres when missing
 jest.setTimeout(6 * 60_000);
-// n8n lets running work finish when it is stopped (up to N8N_GRACEFUL_SHUTDOWN_TIMEOUT, 30 s): the restart
-// waits for that, as an operator's restart does, instead of killing the main after the default grace.
-const RESTART_GRACE_MS = 40_000;
-const RESTARTED_RUN = 2;
 
 let sandbox;
 let cluster;
@@ -80,7 +76,7 @@ function executions() {
 }
 
 for (let run = 1; run <= MONTH_END.runs; run += 1) {
-	const restarted = run === RESTARTED_RUN;
+	const restarted = run === MONTH_END.restartedRun;
 	test(`month-end ${run} of ${MONTH_END.runs}${restarted ? ', the main restarted in the middle' : ''}: 100 of the 300 companies completed within one second, each delivered twice and polled: one stored file per company, its own, each run by one worker`, async () => {
 		const companies = monthEndBatches(sandbox)[run - 1];
 		const before = new Set(executions().map(({ id }) => id));
@@ -92,7 +88,7 @@ for (let run = 1; run <= MONTH_END.runs; run += 1) {
 			executionsDone: async () => executions().every(({ finished }) => finished),
 			restart: restarted
 				? async () => {
-						await cluster.stopMain(RESTART_GRACE_MS);
+						await cluster.stopMain(MONTH_END.restartGraceMs);
 						await cluster.startMain();
 					}
 				: undefined,

@@ -34,6 +34,11 @@ const MONTH_END = Object.freeze({
 	month: '202701',
 	// Generated next to the sandbox's 4 seeded companies: 300 in the credential.
 	generatedCompanies: 296,
+	// The month-end in the middle of which n8n (in queue mode, its main) is restarted.
+	restartedRun: 2,
+	// n8n lets running work finish when it is stopped (up to N8N_GRACEFUL_SHUTDOWN_TIMEOUT, 30 s): the
+	// restart waits for that, as an operator's restart does, instead of killing n8n after the default grace.
+	restartGraceMs: 40_000,
 	runs: 3,
 });
 const NODES = Object.freeze({
