@@ -3,8 +3,8 @@ import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions } f
 import { connectionOf } from '../../shared/authentication';
 import { PARTNER_CREDENTIAL } from '../../shared/credentialStore';
 import { readableMonth } from '../../shared/month';
-import { currentMonthIn, selectedMonths } from '../../PartnerPayrollTrigger/helpers/months';
-import { fetchPayrollStatus } from '../../PartnerPayrollTrigger/helpers/requests';
+import { currentMonthIn, selectedMonths } from '../../shared/watchedMonths';
+import { fetchPayrollStatus } from '../../shared/payrollStatus';
 import { LOG_PREFIX } from './refusalLog';
 
 // A Partner Payroll Trigger records the months a company has already completed at its first poll of

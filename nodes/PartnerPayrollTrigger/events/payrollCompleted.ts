@@ -2,22 +2,22 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { PartnerPayrollApiError } from '../../shared/apiError';
 import { parameterError } from '../../shared/errors';
+import { fetchPayrollStatus, type PayrollStatusAnswer } from '../../shared/payrollStatus';
 import {
 	currentMonthIn,
 	parseSpecificMonths,
 	selectedMonths,
 	type MonthSelection,
-} from '../helpers/months';
+} from '../../shared/watchedMonths';
 import {
 	advancePayrollState,
 	planPoll,
 	readPayrollState,
 	sampleMonth,
 	type CompanyPayrollState,
-	type PayrollStatusAnswer,
 } from '../helpers/payrollState';
 import { payrollItem, type PayrollItemContext } from '../helpers/pollItems';
-import { fetchPayrollStatus, mayPassLater } from '../helpers/requests';
+import { mayPassLater } from '../helpers/requests';
 import type { CompanyCheck, CompanyInPoll, EventDefinition } from './watcher';
 
 // Event `payrollCompleted`: each watched month's payroll status, fired when a month completes (and,

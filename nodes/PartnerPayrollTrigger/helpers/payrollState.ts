@@ -1,18 +1,13 @@
 import { isObject } from '../../shared/bodies';
+import type { PayrollStatusAnswer } from '../../shared/payrollStatus';
 import { readPerCompany, type PerCompany } from './companies';
-import { MAX_CARRY_OVER_MONTHS, addMonths } from './months';
+import { MAX_CARRY_OVER_MONTHS, addMonths } from '../../shared/watchedMonths';
 
 // The payroll-completed state machine: pure functions from (stored state, what the API answered)
 // to (next state, months to fire for). A poll that ran out of time or failed part-way still stores
 // what the months that answered showed; the others keep their state for the next poll.
 
 type PayrollStatus = 'completed' | 'not_completed';
-
-/** A payroll-status answer of the API. */
-export interface PayrollStatusAnswer {
-	status: string;
-	executionEndDate: string | null;
-}
 
 interface MonthState {
 	status: PayrollStatus;

@@ -3,7 +3,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { documentDedupeKey, payrollDedupeKey } from '../../shared/dedupeKeys';
 import { readableMonth } from '../../shared/month';
 import type { ListedDocument } from './documentState';
-import type { PayrollStatusAnswer } from './payrollState';
+import type { PayrollStatusAnswer } from '../../shared/payrollStatus';
 
 export interface PayrollItemContext {
 	companyId: string;

@@ -1,12 +1,11 @@
 import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
 import { PartnerPayrollApiError, RETRYABLE_STATUSES } from '../../shared/apiError';
-import type { Connection, RequestContext } from '../../shared/connection';
+import type { Connection } from '../../shared/connection';
 import { failureError, type Failure } from '../../shared/errors';
 import { isObject } from '../../shared/bodies';
 import { apiRequest } from '../../shared/transport';
 import type { DocumentType, ListedDocument } from './documentState';
-import type { PayrollStatusAnswer } from './payrollState';
 
 // The trigger's requests, all through the shared transport (retry on 429/5xx, one error map).
 
@@ -34,28 +33,6 @@ export function mayPassLater(error: unknown): boolean {
 		error instanceof NodeOperationError &&
 		PASSING_FAILURES.includes(error.context.failure as Failure)
 	);
-}
-
-export async function fetchPayrollStatus(
-	context: RequestContext,
-	connection: Connection,
-	companyId: string,
-	month: string,
-): Promise<PayrollStatusAnswer> {
-	const { body } = await apiRequest(context, connection, {
-		method: 'GET',
-		companyId,
-		path: '/payroll-status',
-		qs: { date: month },
-	});
-	// A garbled answer must fail the poll, not read as "not completed".
-	if (!isObject(body) || typeof body.status !== 'string') {
-		throw failureError(context.getNode(), 'malformedAnswer');
-	}
-	return {
-		status: body.status,
-		executionEndDate: typeof body.executionEndDate === 'string' ? body.executionEndDate : null,
-	};
 }
 
 /** The company's country (FR, ES, GB), from its record: New Document watches UK companies only. */

@@ -1,10 +1,11 @@
 import { DateTime } from 'luxon';
 import type { INode } from 'n8n-workflow';
 
-import { parameterError } from '../../shared/errors';
-import { normalizeMonth, type MonthField } from '../../shared/month';
+import { parameterError } from './errors';
+import { normalizeMonth, type MonthField } from './month';
 
-// Months are `YYYYMM` strings everywhere in the trigger: they compare and sort as plain text.
+// The months a Partner Payroll Trigger watches (also what the Connect trigger checks for a new company).
+// Months are `YYYYMM` strings everywhere: they compare and sort as plain text.
 
 export type MonthSelection = 'both' | 'current' | 'previous' | 'specific';
 

@@ -6,7 +6,7 @@ import {
 	currentMonthIn,
 	parseSpecificMonths,
 	selectedMonths,
-} from '../../../../nodes/PartnerPayrollTrigger/helpers/months';
+} from '../../../nodes/shared/watchedMonths';
 
 const node = { name: 'Partner Payroll Trigger' } as INode;
 
