@@ -24,7 +24,8 @@ import {
 	type WebhookSetup,
 } from './helpers/handOver';
 import { rawRequestBody } from './helpers/requestBody';
-import { DEFAULT_TOLERANCE_SECONDS, verifySignature } from './helpers/signature';
+import { answerKnownCopy, rememberVerifyingKeys, toleranceOf } from './helpers/knownCopy';
+import { verifySignature } from './helpers/signature';
 import { signingKeys } from './helpers/signingSecrets';
 import { webhookTriggerProperties } from './description';
 
@@ -106,6 +107,9 @@ export class PartnerPayrollWebhookTrigger implements INodeType {
 	webhookMethods = manualWebhookMethods(logWhereToPasteUrl, logEndpointStillSends);
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		// n8n quirk Q20: docs/n8n-quirks.md
+		const copy = this.getMode() === 'manual' ? undefined : await answerKnownCopy(this);
+		if (copy) return copy;
 		// Parameters and credential first: a misconfigured node fails every delivery the same way.
 		const setup = await readSetup(this);
 		if ('answer' in setup) return setup.answer;
@@ -119,9 +123,7 @@ export class PartnerPayrollWebhookTrigger implements INodeType {
 async function readSetup(context: IWebhookFunctions): Promise<WebhookSetup | Answered> {
 	const filter = readEventFilter(context);
 	const fireOnRerun = context.getNodeParameter('options.fireOnRerun', false) as boolean;
-	const toleranceSeconds = Number(
-		context.getNodeParameter('options.toleranceSeconds', DEFAULT_TOLERANCE_SECONDS),
-	);
+	const toleranceSeconds = toleranceOf(context);
 	const secrets = signingKeys(await context.getCredentials('partnerPayrollWebhookApi'));
 	if ('problem' in secrets) {
 		context.logger.error(`${LOG_PREFIX} refused a delivery (401): ${secrets.problem}`);
@@ -147,6 +149,7 @@ async function verifiedDelivery(
 		return { answer: refuse(context, 'badSignature', 'The signature could not be verified') };
 	}
 	const { messageId } = verification;
+	rememberVerifyingKeys(context, setup.keys);
 
 	const read = readEvent(body, context.getNode());
 	if ('problem' in read) {

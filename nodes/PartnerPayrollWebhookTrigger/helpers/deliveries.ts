@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import type { HealthMemory } from './companyHealth';
 import type { ServiceEvent } from './events';
@@ -37,6 +37,8 @@ interface ScopeMemory {
 	inFlight: Map<string, number>;
 	/** The connection changes of a linked Partner API credential's companies. */
 	health: HealthMemory;
+	/** The signing keys of the last delivery verified with the credential as read then (knownCopy.ts). */
+	verifiedWith?: { credentialId: string; keys: Buffer[] };
 }
 
 const memoryByScope = new Map<string, ScopeMemory>();
@@ -54,6 +56,18 @@ export function processMemory(scope: string): ScopeMemory {
 	}
 	return memory;
 }
+
+/** The memory of the trigger node of `context`'s workflow. */
+export const memoryOf = (context: IWebhookFunctions): ScopeMemory =>
+	processMemory(`${context.getWorkflow().id ?? ''}:${context.getNode().id}`);
+
+// n8n quirk Q3: docs/n8n-quirks.md
+/**
+ * Where the record sits in the workflow's static data: under the node's id, not its name (n8n keys
+ * a node's own static data by name), so a rename keeps it.
+ */
+export const recordKeyOf = (context: IWebhookFunctions): string =>
+	`partnerPayrollWebhookTrigger:${context.getNode().id}`;
 
 /** Forgets every scope: tests only (a new process starts empty). */
 export function forgetProcessMemory(): void {

@@ -21,7 +21,7 @@ import {
 	type HealthOutcome,
 	type PartnerList,
 } from './companyHealth';
-import { claim, decide, processMemory, readRecord, storable } from './deliveries';
+import { claim, decide, memoryOf, readRecord, recordKeyOf, storable } from './deliveries';
 import type { ServiceEvent } from './events';
 import type { EventFilter } from './filters';
 import { LOG_PREFIX, acknowledge, refuse } from './responses';
@@ -76,11 +76,8 @@ export function handOver(
 ): IWebhookResponseData {
 	// From here to the return, nothing awaits: the decision and the claim are one step for
 	// every other request of this process.
-	// Under the node's id, not its name (n8n keys a node's own static data by name): a rename
-	// keeps the record.
 	const staticData = context.getWorkflowStaticData('global');
-	// n8n quirk Q3: docs/n8n-quirks.md
-	const recordKey = `partnerPayrollWebhookTrigger:${context.getNode().id}`;
+	const recordKey = recordKeyOf(context);
 	const { event, messageId, partnerList } = delivery;
 	// A run of a company the linked credential cannot serve yet would fail the workflow's nodes and be
 	// lost: the sender retries it, and it starts once the company is connected.
@@ -90,7 +87,7 @@ export function handOver(
 		return refuse(context, 'notConnected', `Retry later: ${unserved}`);
 	}
 	const stored = readRecord(staticData[recordKey]);
-	const memory = processMemory(`${context.getWorkflow().id ?? ''}:${context.getNode().id}`);
+	const memory = memoryOf(context);
 	const claimed = { stored, memory, event, messageId };
 	const decision = decide({ ...claimed, fireOnRerun: setup.fireOnRerun }, Date.now());
 	if (decision.kind === 'duplicate') {

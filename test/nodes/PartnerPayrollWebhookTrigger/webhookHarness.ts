@@ -90,6 +90,10 @@ export class WebhookWorkflow {
 	 * the same object); 2.8 does not. Both orders are played: 2.40's is the stricter one.
 	 */
 	n8nClearsChangeMark = true;
+	/** The id of the signing secret's credential the node names (n8n's node.credentials). */
+	signingCredentialId = 'signing-secret-1';
+	/** How many times webhook() read the signing secret's credential. */
+	signingSecretReads = 0;
 
 	constructor(
 		public parameters: IDataObject = {},
@@ -107,7 +111,13 @@ export class WebhookWorkflow {
 		const staticData = ObservableObject.create(storedTarget);
 		const parameters = this.parameters;
 		const context = {
-			getNode: () => ({ ...node, name: this.nodeName }),
+			getNode: () => ({
+				...node,
+				name: this.nodeName,
+				credentials: {
+					partnerPayrollWebhookApi: { id: this.signingCredentialId, name: 'Signing secret' },
+				},
+			}),
 			getWorkflow: () => ({ id: this.workflowId, name: 'Webhook workflow', active: true }),
 			getMode: () => this.mode,
 			getNodeParameter: (name: string, fallback?: unknown) => {
@@ -117,7 +127,10 @@ export class WebhookWorkflow {
 				return value === undefined ? fallback : value;
 			},
 			getCredentials: async (type: string) => {
-				if (type !== 'partnerPayrollPartnerApi') return this.credentials;
+				if (type !== 'partnerPayrollPartnerApi') {
+					this.signingSecretReads += 1;
+					return this.credentials;
+				}
 				// As n8n: a credential its displayOptions hide, or none chosen, is an error.
 				if (parameters.matchPartnerCompanies !== true || !this.partnerCredentials) {
 					throw new Error('Credentials not found');

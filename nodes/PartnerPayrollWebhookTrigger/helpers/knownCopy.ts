@@ -1,0 +1,59 @@
+import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { isInFlight } from '../../shared/inFlight';
+import { memoryOf, readRecord, recordKeyOf } from './deliveries';
+import { rawRequestBody } from './requestBody';
+import { acknowledge } from './responses';
+import { DEFAULT_TOLERANCE_SECONDS, verifySignature } from './signature';
+
+// A copy of a message this trigger already handed to n8n (Svix's retry after a lost answer, a replay,
+// the same event sent to two endpoints) starts nothing, whatever the credential holds now. Reading the
+// credential in a webhook costs n8n 2.40 one more expression isolate per delivery, as much CPU as
+// n8n's own share of a delivery (quirk Q20), so a copy is checked with the keys that verified the
+// last delivery of this trigger in this process, kept in memory only. Whatever could start the
+// workflow reads the credential anew: a secret removed from it never starts anything again.
+
+/** The trigger's signature tolerance (Options → Signature Tolerance), in seconds. */
+export const toleranceOf = (context: IWebhookFunctions): number =>
+	Number(context.getNodeParameter('options.toleranceSeconds', DEFAULT_TOLERANCE_SECONDS));
+
+const signingCredentialId = (context: IWebhookFunctions): string | undefined =>
+	context.getNode().credentials?.partnerPayrollWebhookApi?.id ?? undefined;
+
+/** After a delivery verified with the credential as read now: its keys answer later copies. */
+export function rememberVerifyingKeys(context: IWebhookFunctions, keys: Buffer[]): void {
+	const credentialId = signingCredentialId(context);
+	if (credentialId) memoryOf(context).verifiedWith = { credentialId, keys };
+}
+
+/**
+ * The answer to a copy of a message already handed to n8n, signed with the remembered keys, or
+ * undefined: anything else (a new message, one still being handed over, another credential, a
+ * signature those keys do not match) goes the whole way, credential read.
+ */
+export async function answerKnownCopy(
+	context: IWebhookFunctions,
+): Promise<IWebhookResponseData | undefined> {
+	const memory = memoryOf(context);
+	const remembered = memory.verifiedWith;
+	if (!remembered || remembered.credentialId !== signingCredentialId(context)) return undefined;
+	const verification = verifySignature(
+		context.getHeaderData(),
+		await rawRequestBody(context),
+		remembered.keys,
+		{ toleranceSeconds: toleranceOf(context), nowSeconds: Math.floor(Date.now() / 1000) },
+	);
+	if (!verification.verified) return undefined;
+	const { messageId } = verification;
+	if (isInFlight(memory.inFlight, messageId, Date.now())) return undefined;
+	const handedOver =
+		memory.delivered.messages.includes(messageId) ||
+		readRecord(context.getWorkflowStaticData('global')[recordKeyOf(context)]).messages.includes(
+			messageId,
+		);
+	if (!handedOver) return undefined;
+	return acknowledge(
+		context,
+		`Duplicate: message ${messageId} was already delivered; nothing started`,
+	);
+}
