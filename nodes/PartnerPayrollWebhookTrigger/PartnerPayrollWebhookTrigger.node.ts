@@ -14,6 +14,7 @@ import { credentialTests } from '../shared/credentialTest';
 import { manualWebhookMethods } from '../shared/manualWebhookMethods';
 import { LOG_PREFIX, acknowledge, refuse } from './helpers/responses';
 import { MATCH_PARTNER_COMPANIES, readPartnerList } from './helpers/companyHealth';
+import { readCredentialShared } from './helpers/credentialReads';
 import { readEvent } from './helpers/events';
 import { filteredOut, readEventFilter } from './helpers/filters';
 import {
@@ -124,7 +125,7 @@ async function readSetup(context: IWebhookFunctions): Promise<WebhookSetup | Ans
 	const filter = readEventFilter(context);
 	const fireOnRerun = context.getNodeParameter('options.fireOnRerun', false) as boolean;
 	const toleranceSeconds = toleranceOf(context);
-	const secrets = signingKeys(await context.getCredentials('partnerPayrollWebhookApi'));
+	const secrets = signingKeys(await readCredentialShared(context, 'partnerPayrollWebhookApi'));
 	if ('problem' in secrets) {
 		context.logger.error(`${LOG_PREFIX} refused a delivery (401): ${secrets.problem}`);
 		return {

@@ -8,6 +8,7 @@ import {
 } from '../../shared/connectionHealth';
 import type { ServiceEvent } from './events';
 import { isInFlight } from '../../shared/inFlight';
+import { readCredentialShared } from './credentialReads';
 
 // With a Partner API credential linked, the service's integration events become connection changes
 // of the credential's companies: integration.deactivated a connectionLost, integration.activated a
@@ -31,7 +32,7 @@ export async function readPartnerList(
 	context: IWebhookFunctions,
 ): Promise<PartnerList | undefined> {
 	if (context.getNodeParameter(MATCH_PARTNER_COMPANIES, false) !== true) return undefined;
-	const rows = readCompanyRows(await context.getCredentials('partnerPayrollPartnerApi'));
+	const rows = readCompanyRows(await readCredentialShared(context, 'partnerPayrollPartnerApi'));
 	return new Map(
 		rows
 			.filter((row) => row.companyId !== '')

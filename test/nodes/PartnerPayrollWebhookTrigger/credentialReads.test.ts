@@ -7,8 +7,9 @@ import {
 	signedRequest,
 } from './webhookHarness';
 
-// A copy of a message already handed to n8n is answered from this process's memory, without reading
-// the signing secret's credential (n8n quirk Q20); everything that could start the workflow reads it.
+// Reading a credential in a webhook costs n8n 2.40 an isolate (n8n quirk Q20): a copy of a message
+// already handed to n8n is answered without reading it, and deliveries at the same moment share one
+// read; everything that could start the workflow is verified with the credential as read for it.
 
 beforeEach(() => newProcess());
 
@@ -124,5 +125,42 @@ describe('Partner Payroll Webhook Trigger: a copy of a delivered message', () =>
 		const shown = await workflow.receive(request);
 		expect(shown.items).toHaveLength(1);
 		expect(workflow.signingSecretReads).toBe(reads + 1);
+	});
+});
+
+describe('Partner Payroll Webhook Trigger: deliveries at the same moment', () => {
+	const receiveTogether = (workflow: WebhookWorkflow, companies: string[]) =>
+		Promise.all(
+			companies.map((companyId, index) =>
+				workflow.receive(
+					signedRequest({ id: `msg_${companyId}_${index}`, body: payrollRun(companyId) }),
+				),
+			),
+		);
+
+	it('share one read of the credential, and each starts its own execution', async () => {
+		const workflow = new WebhookWorkflow();
+		const answers = await receiveTogether(workflow, ['FR1001', 'FR1002', 'FR1003']);
+		expect(answers.map((answer) => answer.items?.[0]?.companyId)).toEqual([
+			'FR1001',
+			'FR1002',
+			'FR1003',
+		]);
+		expect(workflow.signingSecretReads).toBe(1);
+	});
+
+	it('a delivery after the shared read ended reads the credential again: a secret removed meanwhile starts nothing', async () => {
+		const workflow = new WebhookWorkflow();
+		for (const answer of await receiveTogether(workflow, ['FR1001', 'FR1002']))
+			workflow.handOver(answer);
+		workflow.credentials = { signingSecret: TEST_URL_ENDPOINT_SECRET };
+		const forged = await workflow.deliver(
+			signedRequest({ id: 'msg_later', body: payrollRun('FR1003') }),
+		);
+		expect({ status: forged.status, items: forged.items }).toEqual({
+			status: 401,
+			items: undefined,
+		});
+		expect(workflow.signingSecretReads).toBe(2);
 	});
 });
