@@ -89,6 +89,10 @@ export function readRecord(stored: unknown): DeliveryRecord {
 	return record;
 }
 
+/** Why a delivery of a message handed over before starts nothing. */
+export const messageAlreadyDelivered = (messageId: string): string =>
+	`message ${messageId} was already delivered`;
+
 /** The key a delivery is held and recorded under: a month's key, whatever its date, or a change's. */
 function eventKey(event: ServiceEvent): string {
 	return event.month === undefined
@@ -119,7 +123,7 @@ export function decide(
 		return { kind: 'inFlight', why: `another delivery of ${key} is still being handed to n8n` };
 	}
 	if (stored.messages.includes(messageId) || memory.delivered.messages.includes(messageId)) {
-		return { kind: 'duplicate', why: `message ${messageId} was already delivered` };
+		return { kind: 'duplicate', why: messageAlreadyDelivered(messageId) };
 	}
 	const dates = [...(stored.events[key] ?? []), ...(memory.delivered.events[key] ?? [])];
 	if (!dates.length) return { kind: 'fire', isRerun: false };

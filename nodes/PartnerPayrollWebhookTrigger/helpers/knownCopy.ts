@@ -1,17 +1,17 @@
 import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { isInFlight } from '../../shared/inFlight';
-import { memoryOf, readRecord, recordKeyOf } from './deliveries';
+import { memoryOf, messageAlreadyDelivered, readRecord, recordKeyOf } from './deliveries';
 import { rawRequestBody } from './requestBody';
 import { acknowledge } from './responses';
 import { DEFAULT_TOLERANCE_SECONDS, verifySignature } from './signature';
 
 // A copy of a message this trigger already handed to n8n (Svix's retry after a lost answer, a replay,
 // the same event sent to two endpoints) starts nothing, whatever the credential holds now. Reading the
-// credential in a webhook costs n8n 2.40 one more expression isolate per delivery, as much CPU as
-// n8n's own share of a delivery (quirk Q20), so a copy is checked with the keys that verified the
-// last delivery of this trigger in this process, kept in memory only. Whatever could start the
-// workflow reads the credential anew: a secret removed from it never starts anything again.
+// credential in a webhook costs n8n 2.40 one more expression isolate per delivery (quirk Q20), so a
+// copy is checked with the keys that verified the last delivery of this trigger in this process, kept
+// in memory only. Whatever could start the workflow reads the credential anew: a secret removed from
+// it never starts anything again.
 
 /** The trigger's signature tolerance (Options → Signature Tolerance), in seconds. */
 export const toleranceOf = (context: IWebhookFunctions): number =>
@@ -52,8 +52,5 @@ export async function answerKnownCopy(
 			messageId,
 		);
 	if (!handedOver) return undefined;
-	return acknowledge(
-		context,
-		`Duplicate: message ${messageId} was already delivered; nothing started`,
-	);
+	return acknowledge(context, `Duplicate: ${messageAlreadyDelivered(messageId)}; nothing started`);
 }
