@@ -133,19 +133,23 @@ export async function n8nApiResponse(
 	return { ...response, base };
 }
 
-/** One request to n8n's public API with the n8n API credential; refusals become what to fix. */
+/**
+ * One request to n8n's public API with the n8n API credential: a status of 300 or more that `accept`
+ * does not list is a refusal, thrown as what to fix.
+ */
 export async function n8nApiRequest(
 	context: StoreContext,
 	method: IHttpRequestMethods,
 	path: string,
 	body?: IDataObject,
-): Promise<unknown> {
+	accept: number[] = [],
+): Promise<IN8nHttpFullResponse> {
 	const response = await n8nApiResponse(context, method, path, body);
-	if (response.statusCode >= 300) {
+	if (response.statusCode >= 300 && !accept.includes(response.statusCode)) {
 		throw new N8nApiProblem(
 			context.getNode(),
 			refusal(response, { base: response.base, method, path }),
 		);
 	}
-	return response.body;
+	return response;
 }

@@ -1,7 +1,13 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
 import { isObject } from '../../../shared/bodies';
-import { N8N_API_CREDENTIAL, N8nApiProblem, n8nApiResponse, refusal } from '../../../shared/n8nApi';
+import {
+	N8N_API_CREDENTIAL,
+	N8nApiProblem,
+	n8nApiRequest,
+	n8nApiResponse,
+	refusal,
+} from '../../../shared/n8nApi';
 import { wait } from '../../../shared/wait';
 import { COLUMNS, RecordRefusal, type RecordRow, type RecordTable, type RowMatch } from './record';
 
@@ -90,18 +96,13 @@ async function pruneDeclarations(request: RowsRequest, keep: number): Promise<vo
 	}
 }
 
-async function send(
+/** A 404 is an answer here, not a refusal: a table deleted meanwhile, an execution n8n no longer keeps. */
+const send = (
 	context: IExecuteFunctions,
 	method: IHttpRequestMethods,
 	path: string,
 	body?: IDataObject,
-) {
-	const response = await n8nApiResponse(context, method, path, body);
-	if (response.statusCode >= 300 && response.statusCode !== 404) {
-		throw new N8nApiProblem(context.getNode(), refusal(response, { ...response, method, path }));
-	}
-	return response;
-}
+) => n8nApiRequest(context, method, path, body, [404]);
 
 /** The record's table: an existing one of that name, or one created now (its name is unique in a project). */
 async function findOrCreateTable(context: IExecuteFunctions): Promise<string> {
