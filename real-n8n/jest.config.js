@@ -5,7 +5,7 @@ const { RUNTIMES, n8nRuntime } = require('./lib/runtimes');
 
 const QUEUE_TESTS = '<rootDir>/test/queue/';
 // Issue 37's month-end suites (test/partner-month-end.test.js and its queue twin) run on demand only
-// (`npm run test:month-end`): about 13 minutes for the three rows together (most of it n8n 2.40's one-minute
+// (`npm run test:month-end`): 7 to 13 minutes for the three rows together (most of it n8n 2.40's one-minute
 // poll schedule), more than the default lab's time budget leaves (CONTRIBUTING.md, "The lab").
 const MONTH_END_TESTS = process.env.LAB_MONTH_END === '1' ? [] : ['partner-month-end'];
 // The version recipes are package.json files too: jest must not see two packages of one name.
