@@ -20,8 +20,8 @@ export const RUNS_KEPT = 3000;
 /** A workflow's runs by run key (`runKeyOf`): started (→ when, in claim order), and held while n8n starts them. */
 interface WorkflowRuns {
 	started: Map<string, number>;
-	/** Run key → since when (ms): a webhook delivery n8n is still turning into an execution. */
-	held: Map<string, number>;
+	/** Run keys of webhook deliveries n8n is still turning into executions. */
+	held: Set<string>;
 }
 
 const runsByWorkflow = new Map<string, WorkflowRuns>();
@@ -29,7 +29,7 @@ const runsByWorkflow = new Map<string, WorkflowRuns>();
 function runsOf(workflowId: string): WorkflowRuns {
 	let runs = runsByWorkflow.get(workflowId);
 	if (!runs) {
-		runs = { started: new Map(), held: new Map() };
+		runs = { started: new Map(), held: new Set() };
 		runsByWorkflow.set(workflowId, runs);
 	}
 	return runs;
@@ -60,10 +60,10 @@ export function adoptStoredRuns(workflowId: string, stored: unknown): void {
  * hold that lapsed then would let a retry start the run twice. A hand-over that n8n dropped without
  * an answer keeps the run held in this process until it restarts; the poll after the restart starts it.
  */
-export function holdRun(workflowId: string, key: string, nowMs: number): boolean {
+export function holdRun(workflowId: string, key: string): boolean {
 	const runs = runsOf(workflowId);
 	if (runs.started.has(key) || runs.held.has(key)) return false;
-	runs.held.set(key, nowMs);
+	runs.held.add(key);
 	return true;
 }
 
@@ -84,7 +84,7 @@ export function releaseRun(workflowId: string, key: string): void {
 
 /** Claims a run that starts as the caller returns (a poll's items): false when already taken. */
 export function claimRun(workflowId: string, key: string, nowMs: number): boolean {
-	if (!holdRun(workflowId, key, nowMs)) return false;
+	if (!holdRun(workflowId, key)) return false;
 	startRun(workflowId, key, nowMs);
 	return true;
 }

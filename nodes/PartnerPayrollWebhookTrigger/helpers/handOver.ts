@@ -114,7 +114,7 @@ export function handOver(
 	const workflowId = context.getWorkflow().id ?? '';
 	const runKey = runKeyOf(item.json) ?? messageId;
 	adoptStoredRuns(workflowId, staticData[RUNS_FIELD]);
-	if (!holdRun(workflowId, runKey, Date.now())) {
+	if (!holdRun(workflowId, runKey)) {
 		if (!isRunStarted(workflowId, runKey)) {
 			// Its hand-over has no outcome yet: the sender retries, and a retry after the outcome is answered by it.
 			return refuse(context, 'inFlight', `Retry later: ${runKey} is still being handed to n8n`);
