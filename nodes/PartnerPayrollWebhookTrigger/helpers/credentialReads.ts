@@ -9,12 +9,16 @@ import type { ICredentialDataDecryptedObject, IWebhookFunctions } from 'n8n-work
 
 const running = new Map<string, Promise<ICredentialDataDecryptedObject>>();
 
+/** The id of the node's credential of `type`, as the workflow names it. */
+export const credentialIdOf = (context: IWebhookFunctions, type: string): string | undefined =>
+	context.getNode().credentials?.[type]?.id ?? undefined;
+
 /** The node's credential of `type`, read by n8n, or the read another delivery of this node is running. */
 export function readCredentialShared(
 	context: IWebhookFunctions,
 	type: string,
 ): Promise<ICredentialDataDecryptedObject> {
-	const credentialId = context.getNode().credentials?.[type]?.id;
+	const credentialId = credentialIdOf(context, type);
 	if (!credentialId) return context.getCredentials(type);
 	const key = `${context.getWorkflow().id ?? ''}:${context.getNode().id}:${type}:${credentialId}`;
 	const shared = running.get(key);

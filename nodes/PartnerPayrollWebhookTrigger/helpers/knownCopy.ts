@@ -1,6 +1,7 @@
 import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { isInFlight } from '../../shared/inFlight';
+import { credentialIdOf } from './credentialReads';
 import { memoryOf, messageAlreadyDelivered, readRecord, recordKeyOf } from './deliveries';
 import { rawRequestBody } from './requestBody';
 import { acknowledge } from './responses';
@@ -17,8 +18,8 @@ import { DEFAULT_TOLERANCE_SECONDS, verifySignature } from './signature';
 export const toleranceOf = (context: IWebhookFunctions): number =>
 	Number(context.getNodeParameter('options.toleranceSeconds', DEFAULT_TOLERANCE_SECONDS));
 
-const signingCredentialId = (context: IWebhookFunctions): string | undefined =>
-	context.getNode().credentials?.partnerPayrollWebhookApi?.id ?? undefined;
+const signingCredentialId = (context: IWebhookFunctions) =>
+	credentialIdOf(context, 'partnerPayrollWebhookApi');
 
 /** After a delivery verified with the credential as read now: its keys answer later copies. */
 export function rememberVerifyingKeys(context: IWebhookFunctions, keys: Buffer[]): void {
