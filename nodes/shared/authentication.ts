@@ -11,6 +11,7 @@ import {
 	type Connection,
 	type PartnerCompanies,
 	type PartnerPayrollFunctions,
+	addressesOf,
 } from './connection';
 
 // The Authentication parameter of the node and the trigger: the credential each of its values
@@ -140,8 +141,7 @@ export function connectionOf(
 	},
 ): Connection {
 	const { countedAs, alreadyRead, ...rest } = fields;
-	const baseUrl = withoutTrailingSlashes(credentials.baseUrl);
-	const authServerUrl = withoutTrailingSlashes(credentials.authServerUrl);
+	const { baseUrl, authServerUrl } = addressesOf(credentials);
 	// The service's rate limit is per client application: the API with the OAuth2 client id, or with a
 	// digest of a token obtained outside n8n (never the token); a credential Test paces on its own.
 	const application =
@@ -152,9 +152,3 @@ export function connectionOf(
 				: `${baseUrl} client ${String(credentials.clientId ?? '')}`;
 	return withAlreadyRead({ ...rest, baseUrl, authServerUrl, application }, alreadyRead);
 }
-
-/** A URL as typed in a credential, without the trailing slashes that would double the path's. */
-export const withoutTrailingSlashes = (url: unknown) =>
-	String(url ?? '')
-		.trim()
-		.replace(/\/+$/, '');

@@ -8,7 +8,8 @@ import type {
 } from 'n8n-workflow';
 
 // What a request needs of the credential and of its caller, as types: authentication.ts makes a
-// Connection, the resources and the transport see only these.
+// Connection, the resources and the transport see only these. Also the one rule for an address typed
+// in a credential, shared by the connection, n8n's public API and the connect link.
 
 export type PartnerPayrollFunctions = IExecuteFunctions | IPollFunctions;
 
@@ -88,3 +89,15 @@ export interface Connection extends CallerSettings {
 	 */
 	readonly alreadyRead?: IAdditionalCredentialOptions;
 }
+
+/** A URL as typed in a credential, without the trailing slashes that would double the path's. */
+export const withoutTrailingSlashes = (url: unknown) =>
+	String(url ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+
+/** The service's two addresses as a credential holds them, each without trailing slashes. */
+export const addressesOf = (credentials: { baseUrl?: unknown; authServerUrl?: unknown }) => ({
+	baseUrl: withoutTrailingSlashes(credentials.baseUrl),
+	authServerUrl: withoutTrailingSlashes(credentials.authServerUrl),
+});

@@ -7,7 +7,7 @@ import {
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { withoutTrailingSlashes } from './authentication';
+import { withoutTrailingSlashes } from './connection';
 import { isObject } from './bodies';
 
 // Requests to this n8n's public API with the Partner Payroll N8n API credential (the connect link and

@@ -11,7 +11,7 @@ import { isCompanyId } from '../../../credentials/partnerCompanies';
 import { ListChangeLost, changeCompanyList, withCompany } from '../../shared/credentialStore';
 import { N8nApiProblem, n8nApiRequest } from '../../shared/n8nApi';
 import type { Introspection } from '../../shared/company';
-import { withoutTrailingSlashes } from '../../shared/authentication';
+import { withoutTrailingSlashes } from '../../shared/connection';
 import { linkKey, storedLinkKey } from '../../shared/connectLinkKey';
 import { signConnectedPage, type Invitee, type LinkSigner } from '../../shared/linkSigning';
 import { rememberConnected } from './browserBinding';

@@ -5,7 +5,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { withoutTrailingSlashes } from '../../shared/authentication';
+import { withoutTrailingSlashes } from '../../shared/connection';
 import { storedLinkKey } from '../../shared/connectLinkKey';
 import { requestedScopes } from '../../shared/credentialTest';
 import {
