@@ -22,9 +22,9 @@ const e2eProject = (runtime) =>
 	});
 
 module.exports = {
-	// Two test files at a time, also on 2 cores: the suites spend most of their time waiting for n8n's poll
-	// schedule (a minute in the newest n8n), not computing.
-	maxWorkers: 2,
+	// Three test files at a time, also on 2 cores: the suites spend most of their time waiting for n8n to
+	// start and poll, not computing (real-n8n/README.md, "In CI").
+	maxWorkers: 3,
 	// The longest suites first, also on a fresh clone.
 	testSequencer: '<rootDir>/test/support/longest-first-sequencer.js',
 	// n8n's child processes are stopped by each suite; a stray keep-alive socket must not hold jest open.
