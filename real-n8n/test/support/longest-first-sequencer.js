@@ -1,6 +1,6 @@
 'use strict';
-// The lab's order of suites: the longest first, so that the two workers finish together instead of one
-// starting a long suite while the other has nothing left. Jest's own order uses the times of the previous
+// The lab's order of suites: the longest first, so that the workers finish together instead of one
+// starting a long suite while the others have nothing left. Jest's own order uses the times of the previous
 // run in its cache, and on a fresh clone (CI) the file sizes, which say little here: a suite's time is
 // mostly n8n starting and polls, not code. LONGEST names the suites that take longest, longest first, as
 // the summary of `npm run test:retry` (scripts/jest-with-one-retry.js) lists them; every other suite
