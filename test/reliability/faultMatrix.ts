@@ -65,8 +65,8 @@ export interface FaultRow {
 	timeoutMs?: number;
 	/** The sandbox logs a request when its answer ends, which may be after the client gave up. */
 	settleMs?: number;
-	/** The user stops the execution this long after it started. */
-	cancelAfterMs?: number;
+	/** The user stops the execution once the service has its request (not after a time: a loaded machine may not have sent it yet). */
+	stopOnceSent?: boolean;
 	/** Parameters that replace the operation's own (an id that must be refused). */
 	parameters?: INodeParameters;
 	/** The operations this row runs against. */
@@ -127,9 +127,9 @@ export const FAULTS: Record<string, FaultRow> = {
 		fault: { type: 'html200' },
 	},
 	'cancel-after-send': {
-		label: 'Execution stopped after the request was sent (answer held 1 s after the effect)',
-		fault: { type: 'delay', delayMs: 1000, afterEffect: true },
-		cancelAfterMs: 300,
+		label: 'Execution stopped once the service has the request (answer held 2 s after the effect)',
+		fault: { type: 'delay', delayMs: 2000, afterEffect: true },
+		stopOnceSent: true,
 		settleMs: 1000,
 	},
 	...Object.fromEntries(
@@ -176,6 +176,24 @@ export interface MatrixResult {
 	tokenAtOtherOrigin: number;
 }
 
+/** Aborts once the service has the request: its fault taken and, for a POST, the declaration recorded. */
+async function stopOnceSent(
+	session: SandboxSession,
+	operationKind: OperationKind,
+	stop: AbortController,
+	ended: () => boolean,
+): Promise<void> {
+	while (!ended()) {
+		const sent =
+			operationKind === 'post'
+				? ((await session.control('GET', `/billing-declarations?companyId=${COMPANY}`)) as unknown[])
+						.length > 0
+				: ((await session.control('GET', '/faults')) as unknown[]).length === 0;
+		if (sent) return stop.abort();
+		await pause(20);
+	}
+}
+
 export async function runMatrixCell(
 	session: SandboxSession,
 	operationKind: OperationKind,
@@ -198,16 +216,23 @@ export async function runMatrixCell(
 		...(row.timeoutMs ? { requestOptions: { timeout: row.timeoutMs } } : {}),
 	};
 	// The user stops the execution: n8n aborts its cancel signal.
-	const abortSignal = row.cancelAfterMs ? AbortSignal.timeout(row.cancelAfterMs) : undefined;
+	const stop = row.stopOnceSent ? new AbortController() : undefined;
 	await session.clearRequests();
 
 	let succeeded = true;
 	let message: string | undefined;
+	let ended = false;
+	const stopped = stop && stopOnceSent(session, operationKind, stop, () => ended);
 	try {
-		await runPartnerPayroll(parameters, session.accessToken(token, { baseUrl }), { abortSignal });
+		await runPartnerPayroll(parameters, session.accessToken(token, { baseUrl }), {
+			abortSignal: stop?.signal,
+		});
 	} catch (error) {
 		succeeded = false;
 		message = (error as Error).message;
+	} finally {
+		ended = true;
+		await stopped;
 	}
 	if (row.settleMs) await pause(row.settleMs);
 	const requests = (await session.requests()).filter((entry) => entry.path === operation.path);
