@@ -1,5 +1,6 @@
 import {
 	NodeConnectionTypes,
+	NodeOperationError,
 	type ICredentialsDecrypted,
 	type ICredentialTestFunctions,
 	type IHookFunctions,
@@ -30,8 +31,21 @@ import { verifySignature } from './helpers/signature';
 import { signingKeys } from './helpers/signingSecrets';
 import { webhookTriggerProperties } from './description';
 
-/** The endpoint is registered by hand in the provider's webhook portal: n8n has nothing to create. */
-function logWhereToPasteUrl(context: IHookFunctions): void {
+/**
+ * At publish (and Listen for Test Event): parameters or a signing secret that would fail every
+ * delivery refuse it, naming the field. The endpoint is registered by hand in the provider's webhook
+ * portal: n8n has nothing to create, the log says where to paste the URL.
+ */
+async function checkSetupAndLogWhereToPasteUrl(context: IHookFunctions): Promise<void> {
+	readEventFilter(context);
+	toleranceOf(context);
+	const secrets = signingKeys(await context.getCredentials('partnerPayrollWebhookApi'));
+	if ('problem' in secrets) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`The Partner Payroll Webhook Signing Secret credential is not usable: ${secrets.problem}`,
+		);
+	}
 	context.logger.info(
 		`${LOG_PREFIX} paste ${context.getNodeWebhookUrl('default') ?? "this node's Production URL"} in the provider's webhook portal (Add Endpoint) and the endpoint's signing secret in the credential; the service has no API to register it`,
 	);
@@ -105,7 +119,7 @@ export class PartnerPayrollWebhookTrigger implements INodeType {
 		},
 	};
 
-	webhookMethods = manualWebhookMethods(logWhereToPasteUrl, logEndpointStillSends);
+	webhookMethods = manualWebhookMethods(checkSetupAndLogWhereToPasteUrl, logEndpointStillSends);
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		// n8n quirk Q20: docs/n8n-quirks.md

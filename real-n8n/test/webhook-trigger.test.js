@@ -9,6 +9,7 @@ const {
 	sandboxControl,
 	startPublishedWebhookTriggers,
 	webhookTriggerItems,
+	webhookTriggerWorkflow,
 } = require('../lib');
 
 jest.setTimeout(180_000);
@@ -31,12 +32,9 @@ let api;
 let onceEndpoint;
 let rerunEndpoint;
 
+const credential = { id: 'ppWebhookSecret1', name: 'Webhook signing secret', signingSecret: SECRET };
+
 beforeAll(async () => {
-	const credential = {
-		id: 'ppWebhookSecret1',
-		name: 'Webhook signing secret',
-		signingSecret: SECRET,
-	};
 	run = await startPublishedWebhookTriggers({
 		prefix: 'n8n-e2e-webhook-',
 		credentials: [credential],
@@ -207,6 +205,44 @@ it('a filtered event is acknowledged (2xx) and starts nothing', async () => {
 			.flatMap(webhookTriggerItems)
 			.filter((item) => item.event !== 'payroll.run'),
 	).toEqual([]);
+});
+
+it('publishing a trigger whose setting would fail every delivery is refused, naming the setting', async () => {
+	const refusal = 'Timestamp Tolerance (Seconds) must be a number of seconds, at least 1';
+	const workflow = webhookTriggerWorkflow({
+		id: 'wfWebhookBadTolerance',
+		name: 'Webhook with a tolerance that is not a number (e2e)',
+		webhookId: 'e2e-webhook-bad-tolerance',
+		credential,
+		parameters: { options: { toleranceSeconds: '={{ "five minutes" }}' } },
+	});
+	const saved = await run.rest.createWorkflow(workflow);
+	const publishing = run.rest.request('POST', `/rest/workflows/${saved.id}/activate`, {
+		versionId: saved.versionId,
+		expectedChecksum: saved.checksum,
+	});
+	// n8n 2.8.4 refuses the publish request itself. n8n 2.40.7 accepts it and activates the triggers in
+	// the background (its publication outbox); a trigger's error is then its publication status, which the
+	// editor shows.
+	const answered = await publishing.then(
+		() => undefined,
+		(error) => error.message,
+	);
+	if (answered !== undefined) {
+		expect(answered).toContain(refusal);
+		return;
+	}
+	const deadline = Date.now() + 60_000;
+	let publication;
+	do {
+		if (Date.now() > deadline) throw new Error(`still publishing: ${JSON.stringify(publication)}`);
+		await pause(1_000);
+		publication = await run.rest.request('GET', `/rest/workflows/${saved.id}/publication-status`);
+	} while (publication.status === 'in_progress');
+	expect(publication).toMatchObject({
+		status: 'failed',
+		triggers: [{ status: 'failed', errorMessage: expect.stringContaining(refusal) }],
+	});
 });
 
 it('after a secret rotation (two signatures) and with webhook-* headers, deliveries are accepted', async () => {

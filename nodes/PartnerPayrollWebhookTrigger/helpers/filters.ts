@@ -1,4 +1,4 @@
-import type { IWebhookFunctions } from 'n8n-workflow';
+import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { parameterError } from '../../shared/errors';
 import { checkedId } from '../../shared/ids';
@@ -14,7 +14,7 @@ export interface EventFilter {
 	ignoreMonthsBefore?: string;
 }
 
-export function readEventFilter(context: IWebhookFunctions): EventFilter {
+export function readEventFilter(context: IWebhookFunctions | IHookFunctions): EventFilter {
 	const node = context.getNode();
 	const events = context.getNodeParameter('events', ['payroll.run']) as EventType[];
 	if (!events.length) {

@@ -1,5 +1,6 @@
-import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IHookFunctions, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import { parameterError } from '../../shared/errors';
 import { isInFlight } from '../../shared/inFlight';
 import { credentialIdOf } from './credentialReads';
 import { memoryOf, messageAlreadyDelivered, readRecord, recordKeyOf } from './deliveries';
@@ -14,9 +15,24 @@ import { DEFAULT_TOLERANCE_SECONDS, verifySignature } from './signature';
 // in memory only. Whatever could start the workflow reads the credential anew: a secret removed from
 // it never starts anything again.
 
-/** The trigger's signature tolerance (Options → Signature Tolerance), in seconds. */
-export const toleranceOf = (context: IWebhookFunctions): number =>
-	Number(context.getNodeParameter('options.toleranceSeconds', DEFAULT_TOLERANCE_SECONDS));
+/**
+ * The trigger's signature tolerance (Options → Timestamp Tolerance (Seconds)). An expression can
+ * give anything: a value that is not a number would turn the replay window off, so it is an error.
+ */
+export function toleranceOf(context: IWebhookFunctions | IHookFunctions): number {
+	const value = context.getNodeParameter('options.toleranceSeconds', DEFAULT_TOLERANCE_SECONDS);
+	const seconds = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 1) {
+		throw parameterError(
+			context.getNode(),
+			'Timestamp Tolerance (Seconds) must be a number of seconds, at least 1',
+			{
+				description: `It is ${JSON.stringify(value) ?? String(value)}. Leave the option out for the default, ${DEFAULT_TOLERANCE_SECONDS} seconds, which Svix's own libraries use.`,
+			},
+		);
+	}
+	return seconds;
+}
 
 const signingCredentialId = (context: IWebhookFunctions) =>
 	credentialIdOf(context, 'partnerPayrollWebhookApi');
