@@ -168,6 +168,10 @@ async function verifiedDelivery(
 
 	const read = readEvent(body, context.getNode());
 	if ('problem' in read) {
+		// The sender never retries a 400 with abort-message: the log is where the user finds out.
+		context.logger.warn(
+			`${LOG_PREFIX} refused message ${messageId} (400, not retried by the sender): ${read.problem}`,
+		);
 		return {
 			answer: refuse(
 				context,

@@ -1,5 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { serviceInstant } from './instants';
+
 // Which runs the package's triggers started, per workflow: the Partner Payroll Trigger (poll) and the
 // Partner Payroll Webhook Trigger of one workflow claim a run here, by its identity (`runKeyOf`),
 // before they start the workflow for it, so a payroll run that both see starts the workflow once.
@@ -100,9 +102,9 @@ export function runKeyOf(json: IDataObject): string | undefined {
 	const end = json.executionEndDate ?? json.effectiveDate;
 	const { companyId, month } = json;
 	if (typeof companyId === 'string' && typeof month === 'string' && typeof end === 'string') {
-		const instant = Date.parse(end);
-		if (!Number.isNaN(instant)) {
-			const second = new Date(Math.floor(instant / 1000) * 1000).toISOString();
+		const instant = serviceInstant(end);
+		if (instant) {
+			const second = instant.startOf('second').toISO();
 			return `payroll:${companyId}:${month}:${second}`;
 		}
 	}

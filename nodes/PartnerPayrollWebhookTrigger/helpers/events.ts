@@ -1,7 +1,7 @@
-import { DateTime } from 'luxon';
 import { jsonParse, type INode } from 'n8n-workflow';
 
 import { hasControlCharacter } from '../../shared/ids';
+import { serviceInstant } from '../../shared/instants';
 import { normalizeMonth } from '../../shared/month';
 import { isObject } from '../../shared/bodies';
 
@@ -30,13 +30,9 @@ export interface ServiceEvent {
 /** `event` for a known type; `unknownType` for another type (a newer event: not ours to refuse); `problem` for a body that can never be read. */
 export type ReadEvent = { event: ServiceEvent } | { unknownType: string } | { problem: string };
 
-/** An instant with an explicit offset, as ISO UTC with milliseconds; undefined otherwise. */
-export function utcInstant(text: string): string | undefined {
-	const date = DateTime.fromISO(text, { setZone: true });
-	// A date without an offset would be read in the server's zone: not one instant everywhere.
-	const hasOffset = /(?:Z|[+-]\d{2}(?::?\d{2})?)$/i.test(text);
-	return date.isValid && hasOffset ? (date.toUTC().toISO() ?? undefined) : undefined;
-}
+/** A date-time as ISO UTC with milliseconds (without an offset: UTC); undefined otherwise. */
+export const utcInstant = (text: string): string | undefined =>
+	serviceInstant(text)?.toISO() ?? undefined;
 
 function payrollMonth(value: unknown, node: INode): string | undefined {
 	if (typeof value !== 'string' || !/^\d{6}$/.test(value)) return undefined;
@@ -66,7 +62,7 @@ export function readEvent(body: Buffer, node: INode): ReadEvent {
 	const effectiveDate = utcInstant(effectiveDateRaw);
 	if (!effectiveDate) {
 		return {
-			problem: `the ${type} event's "data.effectiveDate" is not an ISO date-time with an offset`,
+			problem: `the ${type} event's "data.effectiveDate" is not an ISO 8601 date-time`,
 		};
 	}
 	const event: ServiceEvent = {

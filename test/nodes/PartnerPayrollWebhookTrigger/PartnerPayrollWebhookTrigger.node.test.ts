@@ -110,10 +110,7 @@ describe('Partner Payroll Webhook Trigger: answers', () => {
 				data: { companyId: 'FR1001', effectiveDate: '2026-11-27T18:00:00Z' },
 			}),
 		],
-		[
-			'a date without offset',
-			JSON.stringify(payrollRun('FR1001', '202611', '2026-11-27T18:00:00')),
-		],
+		['a date without a time of day', JSON.stringify(payrollRun('FR1001', '202611', '2026-11-27'))],
 	])(
 		'answers 400 with webhook-delivery: abort-message to a signed body that is %s',
 		async (_, body) => {
@@ -125,8 +122,24 @@ describe('Partner Payroll Webhook Trigger: answers', () => {
 			});
 			expect(answer.items).toBeUndefined();
 			expect(workflow.staticData).toEqual({});
+			// The sender does not retry it: n8n's log says why.
+			expect(workflow.warnings).toEqual([
+				expect.stringMatching(/refused message msg_\w+ \(400, not retried by the sender\): the /),
+			]);
 		},
 	);
+
+	it('reads an effectiveDate without an offset as UTC and starts the workflow, keeping the date as sent', async () => {
+		const workflow = new WebhookWorkflow();
+		const body = payrollRun('FR1001', '202611', '2026-11-27T18:00:00');
+		const answer = await workflow.deliver(signedRequest({ id: 'msg_utc', body }));
+		expect(answer.items).toEqual([
+			expect.objectContaining({
+				effectiveDate: '2026-11-27T18:00:00.000Z',
+				effectiveDateRaw: '2026-11-27T18:00:00',
+			}),
+		]);
+	});
 
 	it('acknowledges filtered-out events with 200 and no execution: event, company, old month, unknown type', async () => {
 		const workflow = new WebhookWorkflow({

@@ -94,6 +94,8 @@ export class WebhookWorkflow {
 	signingCredentialId = 'signing-secret-1';
 	/** How many times webhook() read the signing secret's credential. */
 	signingSecretReads = 0;
+	/** What the trigger logged at warn level, as n8n's log would show it. */
+	readonly warnings: string[] = [];
 
 	constructor(
 		public parameters: IDataObject = {},
@@ -150,7 +152,12 @@ export class WebhookWorkflow {
 				staticData[key] ??= ObservableObject.create({}, staticData as IObservableObject);
 				return staticData[key];
 			},
-			logger: { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} },
+			logger: {
+				info: () => {},
+				warn: (message: string) => this.warnings.push(message),
+				error: () => {},
+				debug: () => {},
+			},
 		} as unknown as IWebhookFunctions;
 		const result = await this.trigger.webhook.call(context);
 		const items = result.workflowData?.[0]?.map((item) => item.json);

@@ -95,4 +95,18 @@ describe('run claims', () => {
 		);
 		expect(runKeyOf({ event: 'connectionLost' })).toBeUndefined();
 	});
+
+	it('a date-time without an offset is UTC for both triggers, whatever the zone of the server', () => {
+		const zone = process.env.TZ;
+		process.env.TZ = 'Europe/Paris';
+		try {
+			const run = { companyId: 'FR1001', month: '202611' };
+			const fromPoll = runKeyOf({ ...run, executionEndDate: '2026-11-27T16:00:00.250' });
+			expect(fromPoll).toBe('payroll:FR1001:202611:2026-11-27T16:00:00.000Z');
+			expect(runKeyOf({ ...run, effectiveDate: '2026-11-27T16:00:00.000Z' })).toBe(fromPoll);
+		} finally {
+			if (zone === undefined) delete process.env.TZ;
+			else process.env.TZ = zone;
+		}
+	});
 });

@@ -14,8 +14,20 @@ describe('events', () => {
 		expect(utcInstant('2023-01-30T13:02:33+00:00')).toBe('2023-01-30T13:02:33.000Z');
 		expect(utcInstant('2023-01-30T14:02:33.5+01:00')).toBe('2023-01-30T13:02:33.500Z');
 		expect(utcInstant('2023-01-30T13:02:33Z')).toBe('2023-01-30T13:02:33.000Z');
-		expect(utcInstant('2023-01-30T13:02:33')).toBeUndefined();
 		expect(utcInstant('yesterday')).toBeUndefined();
+		expect(utcInstant('2023-01-30')).toBeUndefined();
+		expect(utcInstant('2023-01-30T25:02:33Z')).toBeUndefined();
+	});
+
+	it('reads a date-time without an offset as UTC, whatever the zone of the server', () => {
+		const zone = process.env.TZ;
+		process.env.TZ = 'America/New_York';
+		try {
+			expect(utcInstant('2023-01-30T13:02:33')).toBe('2023-01-30T13:02:33.000Z');
+		} finally {
+			if (zone === undefined) delete process.env.TZ;
+			else process.env.TZ = zone;
+		}
 	});
 
 	it('reads the three event types; another type is unknown, not a problem', () => {
