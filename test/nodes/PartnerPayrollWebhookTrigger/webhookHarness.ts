@@ -94,6 +94,8 @@ export class WebhookWorkflow {
 	signingCredentialId = 'signing-secret-1';
 	/** How many times webhook() read the signing secret's credential. */
 	signingSecretReads = 0;
+	/** What the trigger wrote to n8n's log as errors: where a user reads why a delivery was refused. */
+	loggedErrors: string[] = [];
 
 	constructor(
 		public parameters: IDataObject = {},
@@ -150,7 +152,12 @@ export class WebhookWorkflow {
 				staticData[key] ??= ObservableObject.create({}, staticData as IObservableObject);
 				return staticData[key];
 			},
-			logger: { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} },
+			logger: {
+				info: () => {},
+				warn: () => {},
+				error: (message: string) => this.loggedErrors.push(message),
+				debug: () => {},
+			},
 		} as unknown as IWebhookFunctions;
 		const result = await this.trigger.webhook.call(context);
 		const items = result.workflowData?.[0]?.map((item) => item.json);
