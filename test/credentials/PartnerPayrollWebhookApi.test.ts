@@ -30,6 +30,10 @@ describe('Partner Payroll Webhook Signing Secret', () => {
 				['additionalSigningSecrets', true],
 			],
 		);
+		// The editor shows a password field on one line: "one per line" could not be typed there.
+		expect(credential.properties[1].description).toContain(
+			'separated by spaces, commas or new lines',
+		);
 		// The Partner API credential is asked for only with Match Companies of a Partner Credential on.
 		expect(trigger.description.credentials).toEqual([
 			expect.objectContaining({ name: 'partnerPayrollWebhookApi', required: true }),
