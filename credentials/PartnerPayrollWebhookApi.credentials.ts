@@ -38,9 +38,9 @@ export class PartnerPayrollWebhookApi implements ICredentialType {
 			type: 'string',
 			typeOptions: { password: true, rows: 3 },
 			default: '',
-			placeholder: 'whsec_...',
+			placeholder: 'whsec_..., whsec_...',
 			description:
-				"Other secrets accepted too, one per line: the secret of a second endpoint (for example the one with n8n's test URL), or the previous secret during a rotation",
+				"Other secrets accepted too, separated by spaces, commas or new lines: the secret of a second endpoint (for example the one with n8n's test URL), or the previous secret during a rotation",
 		},
 	];
 }

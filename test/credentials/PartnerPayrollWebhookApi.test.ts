@@ -2,7 +2,7 @@ import type { ICredentialTestFunctions } from 'n8n-workflow';
 
 import { PartnerPayrollWebhookApi } from '../../credentials/PartnerPayrollWebhookApi.credentials';
 import { PartnerPayrollWebhookTrigger } from '../../nodes/PartnerPayrollWebhookTrigger/PartnerPayrollWebhookTrigger.node';
-import { SVIX_TEST_VECTOR } from '../support/svix';
+import { ENDPOINT_SECRET, SVIX_TEST_VECTOR, TEST_URL_ENDPOINT_SECRET } from '../support/svix';
 
 const SECRET = SVIX_TEST_VECTOR.secret;
 const trigger = new PartnerPayrollWebhookTrigger();
@@ -30,6 +30,10 @@ describe('Partner Payroll Webhook Signing Secret', () => {
 				['additionalSigningSecrets', true],
 			],
 		);
+		// The editor shows a password field on one line: "one per line" could not be typed there.
+		expect(credential.properties[1].description).toContain(
+			'separated by spaces, commas or new lines',
+		);
 		// The Partner API credential is asked for only with Match Companies of a Partner Credential on.
 		expect(trigger.description.credentials).toEqual([
 			expect.objectContaining({ name: 'partnerPayrollWebhookApi', required: true }),
@@ -40,13 +44,28 @@ describe('Partner Payroll Webhook Signing Secret', () => {
 		]);
 	});
 
-	it('passes for well-formed secrets, one per line in Additional Signing Secrets', async () => {
+	it('passes for well-formed secrets, with blank lines around Additional Signing Secrets', async () => {
 		expect(await testSecrets({ signingSecret: SECRET })).toMatchObject({ status: 'OK' });
 		const two = await testSecrets({
 			signingSecret: ` ${SECRET} `,
 			additionalSigningSecrets: `\n${SECRET}\r\n\n`,
 		});
 		expect(two).toMatchObject({ status: 'OK', message: expect.stringContaining('The 2 secrets') });
+	});
+
+	// The editor shows the field on one line and drops the line feeds of a paste: secrets pasted one
+	// per line arrive run together, and a user may type spaces or commas instead.
+	it.each([
+		['a space', `${ENDPOINT_SECRET} ${TEST_URL_ENDPOINT_SECRET}`],
+		['a comma', `${ENDPOINT_SECRET},${TEST_URL_ENDPOINT_SECRET}`],
+		['a new line', `${ENDPOINT_SECRET}\n${TEST_URL_ENDPOINT_SECRET}`],
+		['nothing (run together)', `${ENDPOINT_SECRET}${TEST_URL_ENDPOINT_SECRET}`],
+	])('counts two additional secrets separated by %s', async (_, additionalSigningSecrets) => {
+		const result = await testSecrets({ signingSecret: SECRET, additionalSigningSecrets });
+		expect(result).toMatchObject({
+			status: 'OK',
+			message: expect.stringContaining('The 3 secrets'),
+		});
 	});
 
 	it.each([
@@ -59,7 +78,15 @@ describe('Partner Payroll Webhook Signing Secret', () => {
 		[{ signingSecret: `${SECRET}!` }, 'Signing Secret must be "whsec_" followed by a base64 key'],
 		[
 			{ signingSecret: SECRET, additionalSigningSecrets: `${SECRET}\nsk_${SECRET.slice(6)}` },
-			'Additional Signing Secrets, line 2 must start with "whsec_"',
+			'Additional Signing Secrets, secret 2 must start with "whsec_"',
+		],
+		[
+			{ signingSecret: SECRET, additionalSigningSecrets: `\n\n${SECRET}, sk_${SECRET.slice(6)}` },
+			'Additional Signing Secrets, secret 2 must start with "whsec_"',
+		],
+		[
+			{ signingSecret: SECRET, additionalSigningSecrets: `${SECRET}${SECRET.slice(0, 14)}` },
+			'Additional Signing Secrets, secret 2 must be "whsec_" followed by a base64 key',
 		],
 	])('fails with a message naming the field for %j', async (data, message) => {
 		const result = await testSecrets(data);

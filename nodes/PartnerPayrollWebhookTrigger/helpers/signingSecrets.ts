@@ -7,17 +7,25 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const MIN_KEY_BYTES = 16;
 const MAX_KEY_BYTES = 64;
 
-/** The credential field a secret came from, and its line for the one-per-line field. */
+// n8n's editor shows a password field on one line even with `rows`, and the browser drops the line
+// feeds of what is pasted into it: secrets pasted one per line arrive run together. A secret holds
+// neither whitespace nor a comma, nor any "_" after its prefix (standard base64 has none, and BASE64
+// refuses one), so each of these, and the start of each "whsec_", separates secrets unambiguously.
+const SEPARATORS = /[\s,]+/;
+const BEFORE_EACH_PREFIX = /(?=whsec_)/;
+
+/** The credential field a secret came from, and its position among that field's secrets. */
 export interface SecretSource {
 	field: 'Signing Secret' | 'Additional Signing Secrets';
-	line?: number;
+	position?: number;
 }
 
 export type SigningKeys = { keys: Buffer[] } | { problem: string };
 
 /** Why a secret is not usable, naming where it is but never showing it; undefined when it is usable. */
 function shapeProblem(secret: string, source: SecretSource): string | undefined {
-	const where = source.line === undefined ? source.field : `${source.field}, line ${source.line}`;
+	const where =
+		source.position === undefined ? source.field : `${source.field}, secret ${source.position}`;
 	if (!secret.startsWith(SECRET_PREFIX)) {
 		return `${where} must start with "whsec_", as the webhook portal shows it (copy the whole secret)`;
 	}
@@ -29,18 +37,23 @@ function shapeProblem(secret: string, source: SecretSource): string | undefined 
 	return undefined;
 }
 
+/** The secrets of Additional Signing Secrets, in the order they were pasted. */
+function additionalSecrets(value: unknown): string[] {
+	return String(value ?? '')
+		.split(SEPARATORS)
+		.flatMap((part) => part.split(BEFORE_EACH_PREFIX))
+		.filter((secret) => secret !== '');
+}
+
 /** Every configured secret as an HMAC key, or the first shape problem found. */
 export function signingKeys(credentials: ICredentialDataDecryptedObject): SigningKeys {
 	const main = String(credentials.signingSecret ?? '').trim();
 	if (!main)
 		return { problem: 'Signing Secret is empty: paste the whsec_... secret of the endpoint' };
 	const secrets: Array<[string, SecretSource]> = [[main, { field: 'Signing Secret' }]];
-	String(credentials.additionalSigningSecrets ?? '')
-		.split(/\r?\n/)
-		.forEach((line, index) => {
-			const secret = line.trim();
-			if (secret) secrets.push([secret, { field: 'Additional Signing Secrets', line: index + 1 }]);
-		});
+	additionalSecrets(credentials.additionalSigningSecrets).forEach((secret, index) => {
+		secrets.push([secret, { field: 'Additional Signing Secrets', position: index + 1 }]);
+	});
 	for (const [secret, source] of secrets) {
 		const problem = shapeProblem(secret, source);
 		if (problem) return { problem };

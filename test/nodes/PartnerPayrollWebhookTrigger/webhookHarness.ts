@@ -96,6 +96,8 @@ export class WebhookWorkflow {
 	signingSecretReads = 0;
 	/** What the trigger logged at warn level, as n8n's log would show it. */
 	readonly warnings: string[] = [];
+	/** What the trigger wrote to n8n's log as errors: where a user reads why a delivery was refused. */
+	loggedErrors: string[] = [];
 
 	constructor(
 		public parameters: IDataObject = {},
@@ -155,7 +157,7 @@ export class WebhookWorkflow {
 			logger: {
 				info: () => {},
 				warn: (message: string) => this.warnings.push(message),
-				error: () => {},
+				error: (message: string) => this.loggedErrors.push(message),
 				debug: () => {},
 			},
 		} as unknown as IWebhookFunctions;
