@@ -10,6 +10,7 @@ import {
 	startRun,
 	storableRuns,
 } from '../../../nodes/shared/runClaims';
+import { inTimeZone } from '../../support/time-zone';
 
 const NOW = Date.parse('2026-11-28T12:00:00.000Z');
 
@@ -97,16 +98,16 @@ describe('run claims', () => {
 	});
 
 	it('a date-time without an offset is UTC for both triggers, whatever the zone of the server', () => {
-		const zone = process.env.TZ;
-		process.env.TZ = 'Europe/Paris';
-		try {
+		const [fromPoll, fromWebhook] = inTimeZone<string[]>(
+			'Europe/Paris',
+			`const { runKeyOf } = dist('nodes/shared/runClaims');
 			const run = { companyId: 'FR1001', month: '202611' };
-			const fromPoll = runKeyOf({ ...run, executionEndDate: '2026-11-27T16:00:00.250' });
-			expect(fromPoll).toBe('payroll:FR1001:202611:2026-11-27T16:00:00.000Z');
-			expect(runKeyOf({ ...run, effectiveDate: '2026-11-27T16:00:00.000Z' })).toBe(fromPoll);
-		} finally {
-			if (zone === undefined) delete process.env.TZ;
-			else process.env.TZ = zone;
-		}
+			return [
+				runKeyOf({ ...run, executionEndDate: '2026-11-27T16:00:00.250' }),
+				runKeyOf({ ...run, effectiveDate: '2026-11-27T16:00:00.000Z' }),
+			];`,
+		);
+		expect(fromPoll).toBe('payroll:FR1001:202611:2026-11-27T16:00:00.000Z');
+		expect(fromWebhook).toBe(fromPoll);
 	});
 });

@@ -5,6 +5,7 @@ import {
 	utcInstant,
 } from '../../../../nodes/PartnerPayrollWebhookTrigger/helpers/events';
 import { dedupeKey } from '../../../../nodes/PartnerPayrollWebhookTrigger/helpers/webhookItems';
+import { inTimeZone } from '../../../support/time-zone';
 
 const node = { name: 'Partner Payroll Webhook Trigger' } as INode;
 const read = (body: unknown) => readEvent(Buffer.from(JSON.stringify(body)), node);
@@ -20,14 +21,11 @@ describe('events', () => {
 	});
 
 	it('reads a date-time without an offset as UTC, whatever the zone of the server', () => {
-		const zone = process.env.TZ;
-		process.env.TZ = 'America/New_York';
-		try {
-			expect(utcInstant('2023-01-30T13:02:33')).toBe('2023-01-30T13:02:33.000Z');
-		} finally {
-			if (zone === undefined) delete process.env.TZ;
-			else process.env.TZ = zone;
-		}
+		const read = inTimeZone(
+			'America/New_York',
+			`return dist('nodes/PartnerPayrollWebhookTrigger/helpers/events').utcInstant('2023-01-30T13:02:33');`,
+		);
+		expect(read).toBe('2023-01-30T13:02:33.000Z');
 	});
 
 	it('reads the three event types; another type is unknown, not a problem', () => {
