@@ -11,6 +11,7 @@ import {
 } from '../../shared/watchedMonths';
 import {
 	advancePayrollState,
+	isAheadOfClock,
 	planPoll,
 	readPayrollState,
 	sampleMonth,
@@ -74,6 +75,9 @@ export async function checkPayrolls(
 	known: CompanyPayrollState | undefined,
 ): Promise<CompanyCheck> {
 	const { selection, selected, currentMonth } = settings;
+	if (known && isAheadOfClock(known.lastPolledMonth, currentMonth)) {
+		warnClockAhead(company, settings, known.lastPolledMonth);
+	}
 	const plan = planPoll(known, selection, selected, currentMonth);
 	const { answers, dropped, stopped } = await answersOf(company, plan);
 	// Nothing answered: the poll failed as a whole (an error execution, see the node).
@@ -98,6 +102,21 @@ export async function checkPayrolls(
 		),
 	);
 	return { companyState: state, items, stopped };
+}
+
+/** The polls that logged a stored month ahead of the clock, by their settings (read once a poll). */
+const clockAheadWarned = new WeakSet<PayrollSettings>();
+
+/**
+ * Logs that a stored month was ahead of this server's clock (advancePayrollState stores the current
+ * month instead): once a poll, as the clock set ahead wrote the month of every company it polled.
+ */
+function warnClockAhead(company: CompanyInPoll, settings: PayrollSettings, storedMonth: string) {
+	if (clockAheadWarned.has(settings)) return;
+	clockAheadWarned.add(settings);
+	company.context.logger.warn(
+		`Partner Payroll Trigger: the last polled month stored for company ${company.companyId} (${storedMonth}) is ahead of this server's clock (current month ${settings.currentMonth} in ${settings.timeZone}), so a poll whose clock was set ahead stored it; it was ignored and the current month is stored instead (check the time synchronisation of the n8n servers)`,
+	);
 }
 
 /** "Fetch Test Event": the latest completed month of those the parameters choose. */

@@ -175,6 +175,21 @@ export function planPoll(
 }
 
 /**
+ * A stored month that no time zone edit explains (one moves the current month by one at most): a poll
+ * whose clock was set ahead wrote it (a VM resumed with a wrong clock, a bad NTP step). Kept, it would
+ * hold the catch-up back until real time reaches it: the months an outage passed over would never fire.
+ */
+export const isAheadOfClock = (stored: string, currentMonth: string) =>
+	stored > addMonths(currentMonth, 1);
+
+/**
+ * The last polled month a poll stores: the current one, or the stored one if it is the next month (a
+ * time zone edit moved the current month back: what the last poll watched is not caught up again).
+ */
+const nextLastPolledMonth = (stored: string, currentMonth: string) =>
+	stored > currentMonth && !isAheadOfClock(stored, currentMonth) ? stored : currentMonth;
+
+/**
  * One month: its next state and what this answer is. `firstSight`: no state yet and completed, so
  * when it completed is unknown. `completed`: never seen completed before, completed now. `newRun`: a
  * month seen completed before ends with another end date, whether or not a poll saw it reopened in
@@ -254,10 +269,7 @@ export function advancePayrollState(
 		fired[month] = state.executionEndDate ?? '';
 	}
 	const unanswered = poll.unanswered ?? [];
-	const lastPolledMonth =
-		stored?.lastPolledMonth && stored.lastPolledMonth > poll.currentMonth
-			? stored.lastPolledMonth
-			: poll.currentMonth;
+	const lastPolledMonth = nextLastPolledMonth(stored?.lastPolledMonth ?? '', poll.currentMonth);
 	return {
 		state: {
 			months,

@@ -1,4 +1,5 @@
 import { Settings } from 'luxon';
+import { PollContext } from 'n8n-core';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { PartnerPayrollTrigger } from '../../../nodes/PartnerPayrollTrigger/PartnerPayrollTrigger.node';
@@ -75,6 +76,17 @@ export function advanceWallClock(ms: number): void {
 export function restoreClock(): void {
 	Settings.now = realNow;
 	Date.now = realDateNow;
+}
+
+/**
+ * The warnings the trigger logs from now on, as n8n's log receives them (n8n-core's
+ * PollContext.logger); `jest.restoreAllMocks()` gives the real logger back.
+ */
+export function captureWarnings(): string[] {
+	const warnings: string[] = [];
+	const logger = { warn: (message: string) => warnings.push(message), debug() {}, info() {} };
+	jest.spyOn(PollContext.prototype, 'logger', 'get').mockReturnValue(logger as never);
+	return warnings;
 }
 
 export async function setPayrollStatus(

@@ -5,6 +5,7 @@ import { pause } from '../../../support/network';
 import { POLL_BUDGET_MS } from '../../../../nodes/PartnerPayrollTrigger/helpers/pollBudget';
 import {
 	advanceWallClock,
+	captureWarnings,
 	createTrigger,
 	requestLines,
 	restoreClock,
@@ -139,6 +140,50 @@ describe('outages', () => {
 		setClock('2026-12-01T09:00:00.000Z');
 		expect(firedMonths(await watcher.poll())).toEqual(['202611']);
 		expect(await watcher.poll()).toBeNull();
+	});
+});
+
+describe('a clock that was ahead', () => {
+	afterEach(() => jest.restoreAllMocks());
+
+	it('a poll under a clock three months ahead does not hold back the catch-up: December, completed during an outage, fires', async () => {
+		const warnings = captureWarnings();
+		setClock('2026-11-10T12:00:00.000Z');
+		const watcher = await trigger({ months: 'current' });
+		expect(await watcher.poll()).toBeNull();
+		// One poll while the clock says February 2027 (a VM resumed with a wrong clock), then the
+		// clock is right again: still November.
+		setClock('2027-02-10T12:00:00.000Z');
+		expect(await watcher.poll()).toBeNull();
+		setClock('2026-11-30T12:00:00.000Z');
+		expect(await watcher.poll()).toBeNull();
+
+		// An outage from 30 November to 2 January; December completes meanwhile.
+		await setPayrollStatus(session, 'FR1001', '202612', 'completed', '2026-12-30T16:00:00.000Z');
+		setClock('2027-01-02T09:00:00.000Z');
+		expect(firedMonths(await watcher.poll())).toEqual(['202612']);
+		expect(await watcher.poll()).toBeNull();
+		// Said once, by the first poll with the right clock.
+		expect(warnings).toEqual([
+			expect.stringMatching(/202702.*ahead of this server's clock.*ignored/),
+		]);
+	});
+
+	it('one month ahead, as a time zone edit leaves it, is kept without a warning: the waiting month still fires', async () => {
+		const warnings = captureWarnings();
+		// 30 November, 12:00 UTC: already 1 December in Auckland, still November in Paris.
+		setClock('2026-11-30T12:00:00.000Z');
+		const auckland = await trigger({ months: 'current' }, { timezone: 'Pacific/Auckland' });
+		expect(await auckland.poll()).toBeNull();
+		const paris = await edited(auckland, { months: 'current' }, { timezone: 'Europe/Paris' });
+		expect(await paris.poll()).toBeNull();
+		const stored = paris.state().payrollCompleted as IDataObject;
+		expect(stored.companies).toMatchObject({ FR1001: { lastPolledMonth: '202612' } });
+
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-30T20:00:00.000Z');
+		expect(firedMonths(await paris.poll())).toEqual(['202611']);
+		expect(await paris.poll()).toBeNull();
+		expect(warnings).toEqual([]);
 	});
 });
 

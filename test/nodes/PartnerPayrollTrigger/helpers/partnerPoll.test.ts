@@ -12,6 +12,7 @@ import { startStubService } from '../../../support/stub-service';
 import type { TestCredentials } from '../../../support/n8n-harness';
 import {
 	advanceWallClock,
+	captureWarnings,
 	createTrigger,
 	restoreClock,
 	setClock,
@@ -264,6 +265,33 @@ describe('partner mode: a company put back within the retention', () => {
 		]);
 		expect(partnerState(back).removedSince).toEqual({});
 		expect(await back.poll()).toBeNull();
+	});
+});
+
+describe('partner mode: a poll whose clock was ahead', () => {
+	afterEach(() => jest.restoreAllMocks());
+
+	it('every company catches up again, with one warning for the poll that ignored their stored months', async () => {
+		const warnings = captureWarnings();
+		const credentials = await session.partner(['FR1001', 'FR1002', 'ES2001']);
+		const trigger = createTrigger({ ...PAYROLL, months: 'current' }, credentials);
+		expect(await trigger.poll()).toBeNull();
+		// One poll while the clock says February 2027, then the clock is right again: still November.
+		setClock('2027-02-15T12:00:00.000Z');
+		expect(await trigger.poll()).toBeNull();
+		setClock('2026-11-30T12:00:00.000Z');
+		expect(await trigger.poll()).toBeNull();
+
+		// An outage from 30 November to 2 January; December completes meanwhile for two companies.
+		await setPayrollStatus(session, 'FR1002', '202612', 'completed', '2026-12-30T10:00:00.000Z');
+		await setPayrollStatus(session, 'ES2001', '202612', 'completed', '2026-12-30T11:00:00.000Z');
+		setClock('2027-01-02T09:00:00.000Z');
+		expect(jsonOf(await trigger.poll())).toEqual([
+			expect.objectContaining({ companyId: 'FR1002', month: '202612' }),
+			expect.objectContaining({ companyId: 'ES2001', month: '202612' }),
+		]);
+		// One line, from the first poll with the right clock, though all three companies' months were ahead.
+		expect(warnings).toEqual([expect.stringMatching(/ahead of this server's clock.*ignored/)]);
 	});
 });
 

@@ -267,6 +267,26 @@ describe('advancePayrollState', () => {
 		expect(Object.keys(state.fired)).toHaveLength(FIRED_MEMORY);
 		expect(state.lastPolledMonth).toBe('202611');
 	});
+
+	it('a stored month more than one month ahead was stored under a clock set ahead: the current month replaces it, and the catch-up works again', () => {
+		const answers = { '202611': notCompleted };
+		// Written by a poll whose clock said February 2027; this poll's clock says November 2026.
+		const ahead = { ...stored, selection: 'current', lastPolledMonth: '202702' };
+		const { state } = advancePayrollState(
+			ahead,
+			{ ...poll, selection: 'current' },
+			answers,
+			noOptions,
+		);
+		expect(state.lastPolledMonth).toBe('202611');
+		// An outage until January: December is caught up, as news.
+		expect(planPoll(state, 'current', ['202701'], '202701').news).toEqual(['202612', '202701']);
+		// One month ahead is what a time zone edit leaves: kept, as before.
+		const nextMonth = { ...stored, lastPolledMonth: '202612' };
+		expect(advancePayrollState(nextMonth, poll, answers, noOptions).state.lastPolledMonth).toBe(
+			'202612',
+		);
+	});
 });
 
 describe('planPoll', () => {
