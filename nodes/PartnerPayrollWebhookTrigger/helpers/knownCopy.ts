@@ -27,7 +27,7 @@ export function toleranceOf(context: IWebhookFunctions | IHookFunctions): number
 			context.getNode(),
 			'Timestamp Tolerance (Seconds) must be a number of seconds, at least 1',
 			{
-				description: `It is ${JSON.stringify(value) ?? String(value)}. Leave the option out for the default, ${DEFAULT_TOLERANCE_SECONDS} seconds, which Svix's own libraries use.`,
+				description: `It is ${typeof value === 'string' ? JSON.stringify(value) : String(value)}. Leave the option out for the default, ${DEFAULT_TOLERANCE_SECONDS} seconds, which Svix's own libraries use.`,
 			},
 		);
 	}

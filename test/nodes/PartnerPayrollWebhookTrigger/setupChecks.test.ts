@@ -70,6 +70,19 @@ describe('Partner Payroll Webhook Trigger: Timestamp Tolerance', () => {
 		},
 	);
 
+	it.each([
+		['five minutes', 'It is "five minutes".'],
+		[Number.NaN, 'It is NaN.'],
+	])(
+		'the error for %p says what the field holds and the default',
+		async (toleranceSeconds, holds) => {
+			const workflow = new WebhookWorkflow({ options: { toleranceSeconds } });
+			await expect(workflow.receive(signedRequest({ body: payrollRun() }))).rejects.toMatchObject({
+				description: `${holds} Leave the option out for the default, 300 seconds, which Svix's own libraries use.`,
+			});
+		},
+	);
+
 	it('a number as text from an expression is that many seconds', async () => {
 		const workflow = new WebhookWorkflow({ options: { toleranceSeconds: '600' } });
 		const fiveMinutesAgo = Math.floor(Date.now() / 1000) - 500;
