@@ -1,6 +1,7 @@
 import {
 	NodeConnectionTypes,
 	NodeOperationError,
+	type ICredentialDataDecryptedObject,
 	type ICredentialsDecrypted,
 	type ICredentialTestFunctions,
 	type IHookFunctions,
@@ -37,13 +38,11 @@ import { webhookTriggerProperties } from './description';
  * portal: n8n has nothing to create, the log says where to paste the URL.
  */
 async function checkSetupAndLogWhereToPasteUrl(context: IHookFunctions): Promise<void> {
-	readEventFilter(context);
-	toleranceOf(context);
-	const secrets = signingKeys(await context.getCredentials('partnerPayrollWebhookApi'));
-	if ('problem' in secrets) {
+	const setup = await setupOf(context, () => context.getCredentials('partnerPayrollWebhookApi'));
+	if ('problem' in setup) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`The Partner Payroll Webhook Signing Secret credential is not usable: ${secrets.problem}`,
+			`The Partner Payroll Webhook Signing Secret credential is not usable: ${setup.problem}`,
 		);
 	}
 	context.logger.info(
@@ -135,18 +134,33 @@ export class PartnerPayrollWebhookTrigger implements INodeType {
 	}
 }
 
-async function readSetup(context: IWebhookFunctions): Promise<WebhookSetup | Answered> {
+/**
+ * What every delivery is checked with, as at publish: the parameters (a throw names the field),
+ * then the signing secret's keys, or why the secret is not usable.
+ */
+async function setupOf(
+	context: IWebhookFunctions | IHookFunctions,
+	readSigningSecret: () => Promise<ICredentialDataDecryptedObject>,
+): Promise<WebhookSetup | { problem: string }> {
 	const filter = readEventFilter(context);
 	const fireOnRerun = context.getNodeParameter('options.fireOnRerun', false) as boolean;
 	const toleranceSeconds = toleranceOf(context);
-	const secrets = signingKeys(await readCredentialShared(context, 'partnerPayrollWebhookApi'));
-	if ('problem' in secrets) {
-		context.logger.error(`${LOG_PREFIX} refused a delivery (401): ${secrets.problem}`);
+	const secrets = signingKeys(await readSigningSecret());
+	if ('problem' in secrets) return secrets;
+	return { filter, fireOnRerun, toleranceSeconds, keys: secrets.keys };
+}
+
+async function readSetup(context: IWebhookFunctions): Promise<WebhookSetup | Answered> {
+	const setup = await setupOf(context, () =>
+		readCredentialShared(context, 'partnerPayrollWebhookApi'),
+	);
+	if ('problem' in setup) {
+		context.logger.error(`${LOG_PREFIX} refused a delivery (401): ${setup.problem}`);
 		return {
 			answer: refuse(context, 'badSignature', 'The signing secret of this trigger is not usable'),
 		};
 	}
-	return { filter, fireOnRerun, toleranceSeconds, keys: secrets.keys };
+	return setup;
 }
 
 /** The delivery's signature, body, event type and the filters; then the linked company list. */
