@@ -1,6 +1,5 @@
-import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { PartnerPayrollWebhookTrigger } from '../../../nodes/PartnerPayrollWebhookTrigger/PartnerPayrollWebhookTrigger.node';
 import {
 	ENDPOINT_SECRET,
 	WebhookWorkflow,
@@ -17,45 +16,10 @@ beforeEach(() => newProcess());
 
 const A_YEAR_AGO = () => Math.floor(Date.now() / 1000) - 365 * 24 * 3600;
 
-/** n8n's hook context at publish: the node's parameters and signing-secret credential. */
-function publishContext(parameters: IDataObject, credentials: IDataObject) {
-	const logged: string[] = [];
-	const context = {
-		getNode: () => ({
-			id: 'webhook-node-1',
-			name: 'Partner Payroll Webhook Trigger',
-			type: 'n8n-nodes-partner-payroll.partnerPayrollWebhookTrigger',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters,
-		}),
-		getNodeParameter: (name: string, fallback?: unknown) => {
-			const value = name
-				.split('.')
-				.reduce<unknown>((object, key) => (object as IDataObject | undefined)?.[key], parameters);
-			return value === undefined ? fallback : value;
-		},
-		getCredentials: async () => credentials,
-		getNodeWebhookUrl: () => 'https://n8n.example.com/webhook/abc/webhook',
-		logger: {
-			info: (message: string) => logged.push(message),
-			warn: () => {},
-			error: () => {},
-			debug: () => {},
-		},
-	} as unknown as IHookFunctions;
-	return { context, logged };
-}
-
-async function publish(
+const publish = (
 	parameters: IDataObject,
 	credentials: IDataObject = { signingSecret: ENDPOINT_SECRET },
-) {
-	const { context, logged } = publishContext(parameters, credentials);
-	const methods = new PartnerPayrollWebhookTrigger().webhookMethods.default;
-	const exists = await methods.checkExists.call(context);
-	return { exists, logged };
-}
+) => new WebhookWorkflow(parameters, credentials).publish();
 
 describe('Partner Payroll Webhook Trigger: Timestamp Tolerance', () => {
 	it.each([['abc'], [''], [0], [-30], [Number.NaN]])(

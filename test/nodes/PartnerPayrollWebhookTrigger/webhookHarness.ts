@@ -1,6 +1,7 @@
 import {
 	ObservableObject,
 	type IDataObject,
+	type IHookFunctions,
 	type INode,
 	type IObservableObject,
 	type IWebhookFunctions,
@@ -124,12 +125,8 @@ export class WebhookWorkflow {
 			}),
 			getWorkflow: () => ({ id: this.workflowId, name: 'Webhook workflow', active: true }),
 			getMode: () => this.mode,
-			getNodeParameter: (name: string, fallback?: unknown) => {
-				const value = name
-					.split('.')
-					.reduce<unknown>((object, key) => (object as IDataObject | undefined)?.[key], parameters);
-				return value === undefined ? fallback : value;
-			},
+			getNodeParameter: (name: string, fallback?: unknown) =>
+				parameterAt(parameters, name, fallback),
 			getCredentials: async (type: string) => {
 				if (type !== 'partnerPayrollPartnerApi') {
 					this.signingSecretReads += 1;
@@ -207,6 +204,37 @@ export class WebhookWorkflow {
 		if (answer.items) this.handOver(answer);
 		return answer;
 	}
+
+	/**
+	 * What n8n does when the workflow is published (and on Listen for Test Event): the webhook's
+	 * checkExists in a hook context. Throws what it throws; `logged`: its info lines.
+	 */
+	async publish() {
+		const logged: string[] = [];
+		const context = {
+			getNode: () => ({ ...node, parameters: this.parameters }),
+			getNodeParameter: (name: string, fallback?: unknown) =>
+				parameterAt(this.parameters, name, fallback),
+			getCredentials: async () => this.credentials,
+			getNodeWebhookUrl: () => 'https://n8n.example.com/webhook/abc/webhook',
+			logger: {
+				info: (message: string) => logged.push(message),
+				warn: () => {},
+				error: () => {},
+				debug: () => {},
+			},
+		} as unknown as IHookFunctions;
+		const exists = await this.trigger.webhookMethods.default.checkExists.call(context);
+		return { exists, logged };
+	}
+}
+
+/** A node parameter as n8n's getNodeParameter reads it: a dotted path, or the fallback. */
+function parameterAt(parameters: IDataObject, name: string, fallback?: unknown): unknown {
+	const value = name
+		.split('.')
+		.reduce<unknown>((object, key) => (object as IDataObject | undefined)?.[key], parameters);
+	return value === undefined ? fallback : value;
 }
 
 export const payrollRun = (
