@@ -130,6 +130,21 @@ function monthsBetween(after: string, before: string): string[] {
 }
 
 /**
+ * A stored month that no time zone edit explains (one moves the current month by one at most): a poll
+ * whose clock was set ahead wrote it (a VM resumed with a wrong clock, a bad NTP step). Kept, it would
+ * hold the catch-up back until real time reaches it: the months an outage passed over would never fire.
+ */
+export const isAheadOfClock = (stored: string, currentMonth: string) =>
+	stored > addMonths(currentMonth, 1);
+
+/**
+ * The last polled month a poll stores: the current one, or the stored one if it is the next month (a
+ * time zone edit moved the current month back: what the last poll watched is not caught up again).
+ */
+const nextLastPolledMonth = (stored: string, currentMonth: string) =>
+	stored > currentMonth && !isAheadOfClock(stored, currentMonth) ? stored : currentMonth;
+
+/**
  * What a poll watches: the selected months; the months still waiting (whatever the selection or
  * time zone became); and, when the last complete poll of this company had a relative selection, the
  * months that selection would have watched since (an outage or a deactivation across a month
@@ -144,6 +159,10 @@ export function planPoll(
 ): PollPlan {
 	if (!stored) return { watched: selected, news: [], carried: [] };
 	const oldestKept = addMonths(currentMonth, -MAX_CARRY_OVER_MONTHS);
+	// Up to the month the last poll called current: after a time zone edit moved the current month
+	// back, that month is neither caught up (see nextLastPolledMonth) nor selected; dropped here, a
+	// month of it that completed during a later outage would never fire.
+	const newestKept = nextLastPolledMonth(stored.lastPolledMonth, currentMonth);
 	const caughtUp =
 		isRelative(stored.selection) && stored.lastPolledMonth
 			? monthsBetween(
@@ -152,10 +171,10 @@ export function planPoll(
 				)
 			: [];
 	const carried = [...new Set([...unfinishedMonths(stored), ...caughtUp])]
-		.filter((month) => month >= oldestKept && month <= currentMonth && !selected.includes(month))
+		.filter((month) => month >= oldestKept && month <= newestKept && !selected.includes(month))
 		.sort();
 	const pending = (stored.pending ?? []).filter(
-		(month) => month >= oldestKept && month <= currentMonth,
+		(month) => month >= oldestKept && month <= newestKept,
 	);
 	const pendingNews = stored.pendingNews ?? [];
 	// A month a poll never got an answer for is still a first sight, news only if it was news then.
@@ -173,21 +192,6 @@ export function planPoll(
 		carried: watched.filter((month) => !selected.includes(month)),
 	};
 }
-
-/**
- * A stored month that no time zone edit explains (one moves the current month by one at most): a poll
- * whose clock was set ahead wrote it (a VM resumed with a wrong clock, a bad NTP step). Kept, it would
- * hold the catch-up back until real time reaches it: the months an outage passed over would never fire.
- */
-export const isAheadOfClock = (stored: string, currentMonth: string) =>
-	stored > addMonths(currentMonth, 1);
-
-/**
- * The last polled month a poll stores: the current one, or the stored one if it is the next month (a
- * time zone edit moved the current month back: what the last poll watched is not caught up again).
- */
-const nextLastPolledMonth = (stored: string, currentMonth: string) =>
-	stored > currentMonth && !isAheadOfClock(stored, currentMonth) ? stored : currentMonth;
 
 /**
  * One month: its next state and what this answer is. `firstSight`: no state yet and completed, so

@@ -185,6 +185,21 @@ describe('a clock that was ahead', () => {
 		expect(await paris.poll()).toBeNull();
 		expect(warnings).toEqual([]);
 	});
+
+	it('the month a time zone edit moved back out of the window still fires after an outage over it', async () => {
+		// 30 November, 12:00 UTC: Auckland's poll watched December; Paris is still in November.
+		setClock('2026-11-30T12:00:00.000Z');
+		const auckland = await trigger({ months: 'current' }, { timezone: 'Pacific/Auckland' });
+		expect(await auckland.poll()).toBeNull();
+		const paris = await edited(auckland, { months: 'current' }, { timezone: 'Europe/Paris' });
+		expect(await paris.poll()).toBeNull();
+
+		// An outage over the whole of December; December completes meanwhile.
+		await setPayrollStatus(session, 'FR1001', '202612', 'completed', '2026-12-30T16:00:00.000Z');
+		setClock('2027-01-02T09:00:00.000Z');
+		expect(firedMonths(await paris.poll())).toEqual(['202612']);
+		expect(await paris.poll()).toBeNull();
+	});
 });
 
 describe('a republish while a poll still runs', () => {
