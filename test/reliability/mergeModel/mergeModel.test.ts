@@ -6,7 +6,8 @@ import { startStubService } from '../../support/stub-service';
 import { fakeWait as mockFakeWait } from '../triggerModel/clock';
 import { MergeRunner, stepArb, violations, type Step } from './mergeRunner';
 
-// The model-based test of the two triggers' merge (issue 37): random histories of completions,
+// The model-based test of the two triggers' merge (issue 37): random histories of completions and
+// deleted runs (the month's status goes back to the run before: that run must not start again),
 // Svix deliveries (lost, refused, abandoned, during a poll, replayed), polls and restarts, run
 // against the real webhook and polling triggers; every run must start the workflow exactly once.
 // MODEL_RUNS sets the number of histories (2,000 by default), MODEL_SEED replays one run.
@@ -66,7 +67,8 @@ it(
 				"## The triggers' merge: model-based test",
 				'',
 				'Written by `npm run reliability:merge` from `test/reliability/mergeModel/`: random histories of one',
-				'workflow with both Partner Payroll triggers (months completed and run again; each run a Svix message',
+				'workflow with both Partner Payroll triggers (months completed and run again, a run deleted so that the',
+				'month goes back to the run before, announced again or not; each run a Svix message',
 				'delivered, lost, refused by n8n, abandoned by the sender while n8n goes on, delivered while a poll',
 				'runs, or replayed; polls; n8n restarts), against the real triggers, with static data saved as n8n',
 				"saves it: each webhook request's copy and the poll's activation copy saved whole, the last save wins,",

@@ -38,6 +38,7 @@ export type Fate = 'delivered' | 'lost' | 'notCreated' | 'senderGaveUp' | 'durin
 
 export type Step =
 	| { step: 'complete'; month: 0 | 1; milliseconds: number }
+	| { step: 'revert'; month: 0 | 1; announced: boolean }
 	| { step: 'deliver'; message: number; fate: Fate }
 	| { step: 'replay'; message: number }
 	| { step: 'poll' }
@@ -49,6 +50,11 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
 		step: fc.constant('complete' as const),
 		month: fc.constantFrom(0 as const, 1 as const),
 		milliseconds: fc.integer({ min: 0, max: 999 }),
+	}),
+	fc.record({
+		step: fc.constant('revert' as const),
+		month: fc.constantFrom(0 as const, 1 as const),
+		announced: fc.boolean(),
 	}),
 	fc.record({
 		step: fc.constant('deliver' as const),
@@ -78,7 +84,8 @@ export interface MergeRun {
 }
 
 export class MergeRunner {
-	private readonly statuses = new Map<string, { status: string; end: string | null }>();
+	/** Each month's runs at the service, oldest first: the last one is its status. */
+	private readonly monthRuns = new Map<string, string[]>();
 	private readonly messages: Message[] = [];
 	private readonly runs: string[] = [];
 	private readonly started = new Map<string, number>();
@@ -91,8 +98,10 @@ export class MergeRunner {
 
 	/** The service's answer to the poll's GET …/payroll-status?date=YYYYMM. */
 	status(month: string): IDataObject {
-		const entry = this.statuses.get(month) ?? { status: 'not_completed', end: null };
-		return { month, status: entry.status, executionEndDate: entry.end };
+		const end = this.monthRuns.get(month)?.at(-1);
+		return end
+			? { month, status: 'completed', executionEndDate: end }
+			: { month, status: 'not_completed', executionEndDate: null };
 	}
 
 	async run(steps: Step[]): Promise<MergeRun> {
@@ -117,6 +126,12 @@ export class MergeRunner {
 		} finally {
 			clock.uninstall();
 		}
+	}
+
+	private send(month: string, effectiveDate: string): Message {
+		const message = { id: `msg_${this.nextMessage++}`, month, end: effectiveDate, failing: true };
+		this.messages.push(message);
+		return message;
 	}
 
 	private activatePoll(): void {
@@ -190,16 +205,29 @@ export class MergeRunner {
 				const endMs = clock.now() + step.milliseconds;
 				const end = new Date(endMs).toISOString();
 				const effectiveDate = end.replace(/\.\d{3}Z$/, '+00:00');
-				this.statuses.set(month, { status: 'completed', end });
+				this.monthRuns.set(month, [...(this.monthRuns.get(month) ?? []), end]);
 				this.runs.push(`payroll:${COMPANY}:${month}:${end.replace(/\.\d{3}Z$/, '.000Z')}`);
-				const message = {
-					id: `msg_${this.nextMessage++}`,
-					month,
-					end: effectiveDate,
-					failing: true,
-				};
-				this.messages.push(message);
+				const message = this.send(month, effectiveDate);
 				this.transcript.push(`service: ${month} completed, end ${end}, message ${message.id}`);
+				return;
+			}
+			case 'revert': {
+				// The month's newest payroll is deleted: its status goes back to the run before (a run
+				// that may have started the workflow already), or to not completed. No new run.
+				const month = MONTHS[step.month];
+				const ends = this.monthRuns.get(month) ?? [];
+				if (!ends.length) return;
+				this.monthRuns.set(month, ends.slice(0, -1));
+				const back = ends.at(-2);
+				this.transcript.push(
+					`service: ${month}'s run ${ends.at(-1)} deleted, back to ${back ?? 'not completed'}`,
+				);
+				if (back && step.announced) {
+					const message = this.send(month, back.replace(/\.\d{3}Z$/, '+00:00'));
+					this.transcript.push(
+						`    the service sends the run it went back to again: ${message.id}`,
+					);
+				}
 				return;
 			}
 			case 'deliver': {

@@ -249,6 +249,19 @@ describe('payrollCompleted: re-runs', () => {
 		expect(await trigger.poll()).toBeNull();
 	});
 
+	it('a month whose newest run is deleted (its end date goes back to the run before) fires nothing: that run already started the workflow', async () => {
+		const trigger = await completedThenRerun({});
+		expect((await trigger.poll())?.[0].map((item) => item.json.isRerun)).toEqual([true]);
+
+		await setPayrollStatus(session, 'FR1001', '202610', 'completed', '2026-10-28T17:42:05.000Z');
+		expect(await trigger.poll()).toBeNull();
+		// A new run after it still fires.
+		await setPayrollStatus(session, 'FR1001', '202610', 'completed', '2026-11-05T11:00:00.000Z');
+		expect((await trigger.poll())?.[0].map((item) => item.json.executionEndDate)).toEqual([
+			'2026-11-05T11:00:00.000Z',
+		]);
+	});
+
 	it('ignores a new executionEndDate with First Completion Only, without firing later either', async () => {
 		const trigger = await completedThenRerun({ firstCompletionOnly: true });
 
