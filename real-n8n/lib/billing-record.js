@@ -5,7 +5,10 @@
 // and `n8n execute-batch` may run beside it) and gives the billing nodes a key with the record's scopes.
 const { N8nRest } = require('./rest');
 
-/** The public-API scopes the record needs: its table, its rows, and whether an execution has ended. */
+/**
+ * The public-API scopes the record needs: its table, its rows, whether an execution has ended, and
+ * whether a 404 for one means that (the key reads its workflow).
+ */
 const BILLING_RECORD_SCOPES = Object.freeze([
 	'dataTable:list',
 	'dataTable:create',
@@ -15,6 +18,7 @@ const BILLING_RECORD_SCOPES = Object.freeze([
 	'dataTableRow:update',
 	'dataTableRow:delete',
 	'execution:read',
+	'workflow:read',
 ]);
 
 /** An n8n API credential record to import; connectBillingRecord fills in its URL and key. */

@@ -18,8 +18,15 @@ export const FAKE_N8N_API_KEY = randomUUID();
 export class FakeDataTables {
 	url = '';
 	readonly tables = new Map<string, { name: string; columns: string[]; rows: Row[] }>();
-	/** How executions ended, by id ('deleted': n8n no longer knows it); any other is running. */
+	/**
+	 * How executions ended, by id ('deleted': n8n no longer knows it; 'hidden': of a workflow the key's
+	 * user cannot read, which n8n answers alike); any other is running.
+	 */
 	readonly executions = new Map<string, string>();
+	/** Workflows the key's user cannot read: n8n answers 404. */
+	readonly unreadableWorkflows = new Set<string>();
+	/** Called once, before the answer, when a request for that path comes (what another execution does meanwhile). */
+	readonly onFirstRequest = new Map<string, () => void>();
 	readonly requests: Array<{ method: string; path: string }> = [];
 	private nextRowId = 1;
 	private service?: { url: string; close(): Promise<void> };
@@ -36,6 +43,8 @@ export class FakeDataTables {
 	reset(): void {
 		this.tables.clear();
 		this.executions.clear();
+		this.unreadableWorkflows.clear();
+		this.onFirstRequest.clear();
 		this.requests.length = 0;
 	}
 
@@ -58,12 +67,19 @@ export class FakeDataTables {
 		}
 		const body = request.body ? (JSON.parse(request.body) as Record<string, unknown>) : {};
 		const [, , , resource, id, rows, action] = request.path.split('/');
+		this.onFirstRequest.get(request.path)?.();
+		this.onFirstRequest.delete(request.path);
 		if (resource === 'executions') {
 			// The harness's executions are running unless a test says how one ended (or that n8n forgot it).
 			const status = this.executions.get(id) ?? 'running';
-			return status === 'deleted'
-				? { status: 404, json: { message: 'Not found' } }
+			return ['deleted', 'hidden'].includes(status)
+				? { status: 404, json: { message: 'Not Found' } }
 				: { status: 200, json: { id, status } };
+		}
+		if (resource === 'workflows') {
+			return this.unreadableWorkflows.has(decodeURIComponent(id))
+				? { status: 404, json: { message: 'Not Found' } }
+				: { status: 200, json: { id: decodeURIComponent(id), active: false } };
 		}
 		if (resource !== 'data-tables') return { status: 404, json: { message: 'Not found' } };
 		if (!id) return this.tablesRoute(request, body);

@@ -14,7 +14,8 @@ import { nextTurn } from '../../support/event-loop';
 // executions of Billing Declaration → Create on three processes (a main and two queue workers) at
 // once, re-runs of failed executions, n8n processes that crash at any step (every execution they ran
 // stops there; n8n then reports those executions as ended), answers of the service that are lost after
-// it recorded the declaration, and refusals. The record's table is one store that every process reaches,
+// it recorded the declaration, and refusals. Some executions run in a workflow the API key's user cannot
+// read, and n8n deletes ended executions: its API answers 404 for both. The record's table is one store that every process reaches,
 // each request atomic on its own, as n8n's public API runs it on one database; the scheduler runs one
 // pending request at a time, in an order the history chooses. The promise: a declaration (company,
 // month, quantities) is recorded by the service once, whatever happens, unless Declare Again asks again.
@@ -27,8 +28,9 @@ export const DECLARATIONS = [
 ] as const;
 
 export type Step =
-	| { step: 'start'; process: number; declaration: number; declareAgain: boolean }
+	| { step: 'start'; process: number; declaration: number; declareAgain: boolean; hidden: boolean }
 	| { step: 'rerun'; execution: number }
+	| { step: 'deleteEnded' }
 	| { step: 'run'; pick: number }
 	| { step: 'crash'; process: number }
 	| { step: 'loseNextAnswer' }
@@ -42,8 +44,10 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
 			process: fc.nat(2),
 			declaration: fc.nat(2),
 			declareAgain: fc.nat(9).map((draw) => draw === 0),
+			hidden: fc.nat(3).map((draw) => draw === 0),
 		}),
 	},
+	{ weight: 1, arbitrary: fc.constant({ step: 'deleteEnded' as const }) },
 	{
 		weight: 2,
 		arbitrary: fc.record({ step: fc.constant('rerun' as const), execution: fc.nat(20) }),
@@ -53,6 +57,9 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
 	{ weight: 1, arbitrary: fc.constant({ step: 'loseNextAnswer' as const }) },
 	{ weight: 1, arbitrary: fc.constant({ step: 'refuseNextSend' as const }) },
 );
+
+const READABLE_WORKFLOW = 'workflow-the-key-reads';
+const HIDDEN_WORKFLOW = 'workflow-the-key-cannot-read';
 
 type Status = 'running' | 'declared' | 'alreadyDeclared' | 'failed' | 'crashed';
 
@@ -64,6 +71,10 @@ interface Execution {
 	process: number;
 	declaration: number;
 	declareAgain: boolean;
+	/** Runs in a workflow the API key's user cannot read: n8n's API answers 404 for it. */
+	hidden: boolean;
+	/** n8n deleted it after it ended: its API answers 404 for it. */
+	deleted: boolean;
 	status: Status;
 	/** For a declared or repeated result: the service had recorded this declaration. */
 	reason?: string;
@@ -139,9 +150,15 @@ export class DeclarationWorld {
 				for (let i = this.rows.length - 1; i >= 0; i--)
 					if (drop.has(this.rows[i])) this.rows.splice(i, 1);
 			},
-			executionEnded: async (executionId) => {
-				await turn('executionEnded');
-				return this.executions.find((other) => other.id === executionId)?.status !== 'running';
+			executionState: async (executionId) => {
+				await turn('executionState');
+				const other = this.executions.find((known) => known.id === executionId);
+				if (!other || other.hidden || other.deleted) return 'unseen';
+				return other.status === 'running' ? 'running' : 'ended';
+			},
+			canReadWorkflow: async (workflowId) => {
+				await turn('canReadWorkflow');
+				return workflowId === READABLE_WORKFLOW;
 			},
 			pause: async () => await turn('pause'),
 		};
@@ -152,19 +169,21 @@ export class DeclarationWorld {
 	}
 
 	/** One execution of Create, as create.ts runs it: ask the record, send, tell the record what happened. */
-	start(process: number, declaration: number, declareAgain: boolean): void {
+	start(process: number, declaration: number, declareAgain: boolean, hidden: boolean): void {
 		const execution: Execution = {
 			id: `e${this.executions.length + 1}`,
 			process,
 			declaration,
 			declareAgain,
+			hidden,
+			deleted: false,
 			status: 'running',
 			startedAt: this.transcript.length,
 			endedAt: Infinity,
 		};
 		this.executions.push(execution);
 		this.transcript.push(
-			`start ${execution.id} on process ${process}: declaration ${declaration}${declareAgain ? ', Declare Again' : ''}`,
+			`start ${execution.id} on process ${process}: declaration ${declaration}${declareAgain ? ', Declare Again' : ''}${hidden ? ', in a workflow the key cannot read' : ''}`,
 		);
 		void this.create(execution);
 	}
@@ -179,6 +198,7 @@ export class DeclarationWorld {
 				monthOfApplication: values.monthOfApplication,
 				declaration: JSON.stringify(values),
 				executionId: execution.id,
+				workflowId: execution.hidden ? HIDDEN_WORKFLOW : READABLE_WORKFLOW,
 				declareAgain: execution.declareAgain,
 			});
 			if (!decision.send) return this.end(execution, 'alreadyDeclared');
@@ -239,7 +259,15 @@ export class DeclarationWorld {
 
 	async apply(step: Step): Promise<void> {
 		if (['crash', 'loseNextAnswer', 'refuseNextSend'].includes(step.step)) this.faultFree = false;
-		if (step.step === 'start') this.start(step.process, step.declaration, step.declareAgain);
+		if (step.step === 'start') {
+			this.start(step.process, step.declaration, step.declareAgain, step.hidden);
+		}
+		if (step.step === 'deleteEnded') {
+			this.transcript.push('n8n deletes the ended executions');
+			for (const execution of this.executions) {
+				if (execution.status !== 'running') execution.deleted = true;
+			}
+		}
 		if (step.step === 'run') await this.run(step.pick);
 		if (step.step === 'loseNextAnswer') this.loseNext = true;
 		if (step.step === 'refuseNextSend') this.refuseNext = true;
@@ -248,7 +276,7 @@ export class DeclarationWorld {
 				['failed', 'crashed'].includes(execution.status),
 			);
 			const again = failed[step.execution % Math.max(1, failed.length)];
-			if (again) this.start(again.process, again.declaration, again.declareAgain);
+			if (again) this.start(again.process, again.declaration, again.declareAgain, again.hidden);
 		}
 		if (step.step === 'crash') {
 			this.transcript.push(`process ${step.process} crashes`);

@@ -185,11 +185,18 @@ export function dataTableRecord(context: IExecuteFunctions): RecordTable {
 			await rowsPath(`/delete?${query({ filter: JSON.stringify(filterOf(match)) })}`, 'DELETE');
 		},
 		prune: async (keep) => await pruneDeclarations(rowsPath, keep),
-		executionEnded: async (executionId) => {
+		executionState: async (executionId) => {
 			const { statusCode, body } = await send(context, 'GET', `/executions/${executionId}`);
-			if (statusCode === 404) return true;
+			if (statusCode === 404) return 'unseen';
 			const status = isObject(body) ? body.status : undefined;
-			return !['new', 'running', 'waiting', 'unknown'].includes(String(status));
+			return ['new', 'running', 'waiting', 'unknown'].includes(String(status))
+				? 'running'
+				: 'ended';
+		},
+		// A key without the workflow:read scope (403) cannot tell either.
+		canReadWorkflow: async (workflowId) => {
+			const path = `/workflows/${encodeURIComponent(workflowId)}`;
+			return (await n8nApiRequest(context, 'GET', path, undefined, [403, 404])).statusCode < 300;
 		},
 		// Only paces the attempts: whatever the wait, the lock decides who sends.
 		pause: async (attempt) =>

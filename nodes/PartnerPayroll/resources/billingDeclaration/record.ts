@@ -39,8 +39,13 @@ export interface RecordTable {
 	remove(match: RowMatch): Promise<void>;
 	/** Keeps the newest `keep` declarations. */
 	prune(keep: number): Promise<void>;
-	/** Whether n8n says this execution has ended (or no longer knows it). */
-	executionEnded(executionId: string): Promise<boolean>;
+	/**
+	 * What n8n's API says of an execution. 'unseen': it answered 404, which it does both for an
+	 * execution it deleted after it ended and for one of a workflow the API key's user cannot read.
+	 */
+	executionState(executionId: string): Promise<'running' | 'ended' | 'unseen'>;
+	/** Whether the API key's user can read this workflow (and so sees every execution it keeps of it). */
+	canReadWorkflow(workflowId: string): Promise<boolean>;
 	/** Waits before the next attempt to take a lock another execution holds. */
 	pause(attempt: number): Promise<void>;
 }
@@ -86,6 +91,7 @@ export interface DeclarationRequest {
 	monthOfApplication: string;
 	declaration: string;
 	executionId: string;
+	workflowId: string;
 	declareAgain: boolean;
 }
 
@@ -93,9 +99,35 @@ const LOCK = { kind: 'lock' } as const;
 /** A lock row nobody holds. */
 const FREE = 'free';
 
+/** A lock's holder: `executionId/workflowId/random`, the workflow telling what a 404 of the execution means. */
+const holderName = (request: DeclarationRequest) =>
+	`${request.executionId}/${request.workflowId}/${randomUUID()}`;
+
+function holderOf(name: string): { executionId: string; workflowId: string } {
+	const [executionId, workflowId, random] = name.split('/');
+	return { executionId, workflowId: random === undefined ? '' : workflowId };
+}
+
+/**
+ * Whether the holder's execution ended. A 404 means it ended only when the key's user can read the
+ * holder's workflow (n8n deleted the execution after it ended): n8n answers the same 404 for a running
+ * execution of a workflow the user cannot read, and freeing its lock would let a second execution
+ * send the declaration that one is sending. 'hidden': it cannot tell.
+ */
+async function holderState(
+	table: RecordTable,
+	name: string,
+): Promise<'running' | 'ended' | 'hidden'> {
+	const { executionId, workflowId } = holderOf(name);
+	const state = await table.executionState(executionId);
+	if (state !== 'unseen') return state;
+	return workflowId !== '' && (await table.canReadWorkflow(workflowId)) ? 'ended' : 'hidden';
+}
+
 /** Takes every lock row (a race on the first use may make more than one); returns the holder name. */
-async function lock(table: RecordTable, executionId: string): Promise<string> {
-	const holder = `${executionId}/${randomUUID()}`;
+async function lock(table: RecordTable, request: DeclarationRequest): Promise<string> {
+	const holder = holderName(request);
+	let stuckOn: string | undefined;
 	for (let attempt = 1; attempt <= LOCK_ATTEMPTS; attempt++) {
 		const taken = await table.update({ ...LOCK, holder: FREE }, { holder });
 		const locks = await table.rows(LOCK);
@@ -105,29 +137,39 @@ async function lock(table: RecordTable, executionId: string): Promise<string> {
 		}
 		if (locks.every((row) => row.holder === holder)) return holder;
 		if (taken.length) await table.update({ ...LOCK, holder }, { holder: FREE });
-		if (attempt >= ATTEMPTS_BEFORE_ASKING) await freeLocksOfEndedExecutions(table, locks, holder);
+		if (attempt >= ATTEMPTS_BEFORE_ASKING) {
+			stuckOn = await freeLocksOfEndedExecutions(table, locks, holder);
+		}
 		await table.pause(attempt);
 	}
+	const { executionId, workflowId } = holderOf(stuckOn ?? '');
 	throw new RecordRefusal(
-		'The billing declaration was not sent: the record of declarations stayed locked by another execution',
+		stuckOn
+			? `The billing declaration was not sent: the record of declarations stayed locked by execution ${executionId}${workflowId ? ` of workflow ${workflowId}` : ''}, which n8n's API does not show to the key of the Partner Payroll n8n API credential: if that execution has ended, use a key whose user can read that workflow (an owner's or admin's key reads every workflow)`
+			: 'The billing declaration was not sent: the record of declarations stayed locked by another execution',
 		'busy',
 	);
 }
 
-/** A lock row whose holder's execution ended (a crash while holding it) is freed: that holder can never free it. */
+/**
+ * A lock row whose holder's execution ended (a crash while holding it) is freed: that holder can never
+ * free it. Returns a holder whose execution n8n's API does not show to this key, if any.
+ */
 async function freeLocksOfEndedExecutions(
 	table: RecordTable,
 	locks: RecordRow[],
 	holder: string,
-): Promise<void> {
+): Promise<string | undefined> {
 	const others = new Set(
 		locks.map((row) => row.holder).filter((name) => name !== FREE && name !== holder),
 	);
+	let hidden: string | undefined;
 	for (const other of others) {
-		if (await table.executionEnded(other.split('/')[0])) {
-			await table.update({ ...LOCK, holder: other }, { holder: FREE });
-		}
+		const state = await holderState(table, other);
+		if (state === 'ended') await table.update({ ...LOCK, holder: other }, { holder: FREE });
+		if (state === 'hidden') hidden = other;
 	}
+	return hidden;
 }
 
 async function unlock(table: RecordTable, holder: string): Promise<void> {
@@ -155,7 +197,14 @@ async function decide(
 		if (last.state === 'declared') return { send: false, confirmation: last };
 		const sentBy = `execution ${last.executionId}`;
 		if (last.state === 'sending' && last.executionId !== request.executionId) {
-			if (!(await table.executionEnded(last.executionId))) return undefined;
+			const state = await table.executionState(last.executionId);
+			if (state === 'running') return undefined;
+			if (state === 'unseen') {
+				throw new RecordRefusal(
+					`The billing declaration was not sent: the same declaration was sent by ${sentBy}, which n8n's API does not show to the key of the Partner Payroll n8n API credential (n8n deleted it after it ended, or it runs in a workflow the key's user cannot read), so the service may have recorded it`,
+					'uncertain',
+				);
+			}
 		}
 		if (last.state === 'sending' || last.state === 'uncertain') {
 			throw new RecordRefusal(
@@ -223,7 +272,7 @@ export async function claimDeclaration(
 	request: DeclarationRequest,
 ): Promise<Decision> {
 	for (let attempt = 1; attempt <= LOCK_ATTEMPTS; attempt++) {
-		const holder = await lock(table, request.executionId);
+		const holder = await lock(table, request);
 		let decision: Decision | undefined;
 		try {
 			decision = await decide(table, request);

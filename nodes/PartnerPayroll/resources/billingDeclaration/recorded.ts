@@ -76,6 +76,7 @@ export async function askRecord(
 		monthOfApplication: String(declaration.monthOfApplication),
 		declaration: JSON.stringify(declaration),
 		executionId: context.getExecutionId(),
+		workflowId: context.getWorkflow().id ?? '',
 		declareAgain,
 	})
 		.then((decision) =>

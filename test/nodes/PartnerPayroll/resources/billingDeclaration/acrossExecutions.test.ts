@@ -234,6 +234,60 @@ describe('billing declarations across executions', () => {
 	});
 });
 
+describe("n8n's 404 for an execution: deleted after it ended, or of a workflow the key's user cannot read", () => {
+	/** The record after one declaration; the lock and its rows, to play another execution's part. */
+	async function recordAfterOneDeclaration() {
+		await run(declare(12));
+		const table = [...session.dataTables.tables.values()][0];
+		const lock = table.rows.find((row) => row.kind === 'lock')!;
+		const declared = table.rows.find((row) => row.kind === 'declaration')!;
+		await session.clearRequests();
+		return { table, lock, declared };
+	}
+
+	it('a lock held by a running execution the key cannot see is not taken: the declaration that execution sends is not sent again', async () => {
+		const { table, lock, declared } = await recordAfterOneDeclaration();
+		// Another execution, in a workflow the key's user cannot read, holds the lock to send the same declaration.
+		table.rows.splice(table.rows.indexOf(declared), 1);
+		lock.holder = 'hidden-execution/hidden-workflow/1';
+		session.dataTables.executions.set('hidden-execution', 'hidden');
+		session.dataTables.unreadableWorkflows.add('hidden-workflow');
+		// It finishes (declared, lock freed) while this execution waits for the lock.
+		session.dataTables.onFirstRequest.set('/api/v1/workflows/hidden-workflow', () => {
+			table.rows.push({ ...declared, id: 1_000, executionId: 'hidden-execution' });
+			lock.holder = 'free';
+		});
+
+		const [item] = await run(declare(12));
+		expect(item.json).toMatchObject({
+			alreadyDeclared: true,
+			declaredByExecution: 'hidden-execution',
+		});
+		expect(await posts()).toHaveLength(0);
+	});
+
+	it('a lock left by a crashed execution that n8n then deleted is freed, since the key reads its workflow', async () => {
+		const { lock } = await recordAfterOneDeclaration();
+		lock.holder = 'deleted-execution/test-workflow/1';
+		session.dataTables.executions.set('deleted-execution', 'deleted');
+		const [sent] = await run(declare(20));
+		expect(sent.json.declared).toBe(true);
+		expect(await posts()).toHaveLength(1);
+	});
+
+	it('a declaration "sending" by an execution the key cannot see is not sent, and the error says why', async () => {
+		const { declared } = await recordAfterOneDeclaration();
+		declared.state = 'sending';
+		declared.executionId = 'hidden-execution';
+		session.dataTables.executions.set('hidden-execution', 'hidden');
+		const error = await failureOf(run(declare(12)));
+		expect(error.message).toMatch(
+			/sent by execution hidden-execution, which n8n's API does not show to the key of the Partner Payroll n8n API credential \(n8n deleted it after it ended, or it runs in a workflow the key's user cannot read\)/,
+		);
+		expect(await posts()).toHaveLength(0);
+	});
+});
+
 describe("n8n's retry of a failed execution: a new execution that starts with the failed one's node context", () => {
 	/** An execution whose declaration's answer was lost, then its retry (n8n copies the context over). */
 	async function retryOfLostAnswer(options: INodeParameters = {}) {
