@@ -69,6 +69,11 @@ export function holdRun(workflowId: string, key: string): boolean {
 	return true;
 }
 
+/** Whether a webhook delivery holds the run while n8n starts it (not started yet). */
+export function isRunHeld(workflowId: string, key: string): boolean {
+	return runsByWorkflow.get(workflowId)?.held.has(key) ?? false;
+}
+
 /** Whether a trigger of this workflow started the run (not only holds it). */
 export function isRunStarted(workflowId: string, key: string): boolean {
 	return runsOf(workflowId).started.has(key);

@@ -101,6 +101,21 @@ describe('the webhook and the polling trigger of one workflow', () => {
 		expect(await pollOnce()).toEqual([expect.objectContaining({ dedupeKey: RUN_KEY })]);
 	});
 
+	it('a hand-over n8n dropped without an answer: the poll that saw the run meanwhile does not count it, and the poll after the restart starts it', async () => {
+		await activatePoll({ months: 'both' });
+		// The delivery is being handed to n8n; n8n never answers it (the sender closed the connection).
+		const answer = await webhook.receive(delivery());
+		expect(answer.items).toHaveLength(1);
+		// A poll meanwhile starts another run (October), so n8n saves the poll's state.
+		expect(await pollOnce()).toEqual([
+			expect.objectContaining({ dedupeKey: 'payroll:FR1001:202610' }),
+		]);
+		newProcess();
+		await activatePoll({ months: 'both' });
+		expect(await pollOnce()).toEqual([expect.objectContaining({ dedupeKey: RUN_KEY })]);
+		expect(await pollOnce()).toEqual([]);
+	});
+
 	it('a restart after the webhook started the run: the saved claims keep the poll from starting it', async () => {
 		await webhook.deliver(delivery());
 		newProcess();

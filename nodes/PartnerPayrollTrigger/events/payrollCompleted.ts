@@ -3,6 +3,7 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { PartnerPayrollApiError } from '../../shared/apiError';
 import { parameterError } from '../../shared/errors';
 import { fetchPayrollStatus, type PayrollStatusAnswer } from '../../shared/payrollStatus';
+import { isRunHeld, runKeyOf } from '../../shared/runClaims';
 import {
 	currentMonthIn,
 	parseSpecificMonths,
@@ -82,6 +83,7 @@ export async function checkPayrolls(
 	const { answers, dropped, stopped } = await answersOf(company, plan);
 	// Nothing answered: the poll failed as a whole (an error execution, see the node).
 	if (stopped && (!Object.keys(answers).length || !mayPassLater(stopped))) throw stopped;
+	setAsideHeldRuns(company, answers);
 	const { state, transitions } = advancePayrollState(
 		known,
 		{
@@ -105,6 +107,19 @@ export async function checkPayrolls(
 }
 
 /** The polls that logged a stored month ahead of the clock, by their settings (read once a poll). */
+/**
+ * A month whose run the webhook trigger is still handing to n8n is left as if it had not answered:
+ * the next poll asks it first. Counted now, it would be lost if n8n dropped that hand-over without
+ * an answer (the run stays held until n8n restarts, and this poll's state would say it fired).
+ */
+function setAsideHeldRuns(company: CompanyInPoll, answers: Record<string, PayrollStatusAnswer>) {
+	const workflowId = company.context.getWorkflow().id ?? '';
+	for (const [month, answer] of Object.entries(answers)) {
+		const key = runKeyOf({ ...answer, companyId: company.companyId, month });
+		if (key !== undefined && isRunHeld(workflowId, key)) delete answers[month];
+	}
+}
+
 const clockAheadWarned = new WeakSet<PayrollSettings>();
 
 /**
