@@ -1,4 +1,8 @@
-import { NodeOperationError, type IDataObject } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type ICredentialDataDecryptedObject,
+	type IDataObject,
+} from 'n8n-workflow';
 
 import { rowsWithTheirTokens } from '../../credentials/companyListWrite';
 import {
@@ -70,6 +74,10 @@ export interface NewToken {
 
 const isRowOf = (companyId: string) => (row: StoredCompanyRow) =>
 	fieldText(row.companyId).trim() === companyId;
+
+/** Whether the Partner API credential as read has a row of the company. */
+export const isListed = (partner: ICredentialDataDecryptedObject, companyId: string) =>
+	storedRows(partner).some(isRowOf(companyId));
 
 /**
  * The list with the company's token replaced in its own row, or the company appended; every other

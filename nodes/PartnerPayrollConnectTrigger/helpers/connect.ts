@@ -8,7 +8,12 @@ import {
 } from 'n8n-workflow';
 
 import { isCompanyId } from '../../../credentials/partnerCompanies';
-import { ListChangeLost, changeCompanyList, withCompany } from '../../shared/credentialStore';
+import {
+	ListChangeLost,
+	changeCompanyList,
+	isListed,
+	withCompany,
+} from '../../shared/credentialStore';
 import { N8nApiProblem, n8nApiRequest } from '../../shared/n8nApi';
 import type { Introspection } from '../../shared/company';
 import { withoutTrailingSlashes } from '../../shared/connection';
@@ -86,12 +91,24 @@ export async function connect(
 	const exchanged = await exchangeOnce(context, partner, code, consent.signer.linkUrl);
 	if ('failure' in exchanged) return failed(context, label, exchanged.failure);
 	const { token, introspection } = exchanged;
-	const checked = companyOfToken(partner, introspection, consent.invitee);
+	const checked = companyOfToken(partner, introspection);
 	if ('failure' in checked) return failed(context, label, checked.failure);
 	const { companyId } = checked;
+	const invited = consent.invitee?.companyId;
+	const otherCompany = invited !== undefined && invited !== companyId;
+	// The exchange replaced that company's token at the service: a company already in the list gets
+	// the new token in its row (its old one no longer works); no other company is added this way.
+	if (otherCompany && !isListed(partner, companyId)) {
+		return failed(context, label, wrongCompany(companyId, invited));
+	}
 	const saved = await storeToken(context, { companyId, label, token });
 	if ('failure' in saved) return failed(context, label, saved.failure);
 	const item = answerConnected(context, consent, { companyId, introspection, ...saved });
+	if (otherCompany) {
+		item.invitedCompanyId = invited;
+		item.warning = `This link was made for company ${invited}, and company ${companyId}'s administrator used it. ${companyId} was already connected and the service had replaced its token, so its row now holds the new one. ${invited} is not connected yet.`;
+		context.logger.warn(`${LOG_PREFIX} ${String(item.warning)}`);
+	}
 	// Asked once the administrator has been answered: they never wait for the partner's notice. A
 	// company whose token was replaced was in the list: the polling trigger already watches it.
 	if (saved.replaced) return started(item);
@@ -181,28 +198,25 @@ async function exchangeOnce(
 	}
 }
 
+/** A consent of a company the invitation was not for, and that is not in the list: nothing saved. */
+const wrongCompany = (companyId: string, invited: string): ConnectFailure => ({
+	status: 403,
+	title: 'Not connected',
+	page: 'This link was made for another company, so nothing was saved. Ask your partner for the link made for your company.',
+	problem: `refused a consent for company ${companyId}: the invitation was for company ${invited}. Nothing was saved (${companyId} is not in the company list).`,
+	companyId,
+	refusal: true,
+});
+
 /** The token's company, when the token is active and was issued to this partner's application. */
 function companyOfToken(
 	partner: ICredentialDataDecryptedObject,
 	introspection: Introspection,
-	invitee: Invitee | undefined,
 ): { companyId: string } | Failed {
 	const clientId = String(partner.clientId).trim();
 	const companyId = String(introspection.company_id ?? '');
 	const isOurs =
 		introspection.active && introspection.client_id === clientId && isCompanyId(companyId);
-	if (isOurs && invitee?.companyId !== undefined && invitee.companyId !== companyId) {
-		return {
-			failure: {
-				status: 403,
-				title: 'Not connected',
-				page: 'This link was made for another company, so nothing was saved. Ask your partner for the link made for your company.',
-				problem: `refused a consent for company ${companyId}: the invitation was for company ${invitee.companyId}. Nothing was saved; if ${companyId} was connected, the service has replaced its token, so its row stops working until it connects with its own link.`,
-				companyId,
-				refusal: true,
-			},
-		};
-	}
 	if (isOurs) return { companyId };
 	return {
 		failure: {

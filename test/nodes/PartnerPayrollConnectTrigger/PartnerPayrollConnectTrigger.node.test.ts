@@ -944,6 +944,33 @@ describe('F1: invitations; a state serves one browser and one code; labels only 
 		expect(right.items?.[0]).toMatchObject({ connected: true, companyId: 'FR5001' });
 	});
 
+	test('an invitation for one company, consented by a company already connected: its row gets the new token (the service replaced the old one), the partner is told, no company is added', async () => {
+		await connectCompany('FR5002', 'Garage Dupont');
+		const before = tokenOfRow(n8n.companies()[0]);
+		const link = await workflow.open(await invitation('Boulangerie Martin', 'FR5001'));
+		const answer = await workflow.open(await consent(link.headers.location, 'FR5002'));
+
+		expect(answer.status).toBe(302);
+		const page = await workflow.open(queryOfRedirect(answer));
+		expect(page.body).toContain('Connected: Garage Dupont (company FR5002)');
+		expect(answer.items).toEqual([
+			expect.objectContaining({
+				connected: true,
+				companyId: 'FR5002',
+				label: 'Garage Dupont',
+				replaced: true,
+				invitedCompanyId: 'FR5001',
+				warning: expect.stringContaining(
+					'This link was made for company FR5001, and company FR5002',
+				) as string,
+			}),
+		]);
+		const rows = n8n.companies();
+		expect(rows.map((row) => [row.companyId, row.label])).toEqual([['FR5002', 'Garage Dupont']]);
+		expect(tokenOfRow(rows[0])).not.toBe(before);
+		expect((await getStatus('FR5002'))[0].json).toMatchObject({ companyId: 'FR5002' });
+	});
+
 	test('a label in the query is never used: the open link names a new row by its company, and renames no row', async () => {
 		await connectCompany('FR5002', 'Garage Dupont');
 		workflow.parameters = { allowAnyCompany: true };
