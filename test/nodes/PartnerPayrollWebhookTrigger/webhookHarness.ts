@@ -10,6 +10,7 @@ import {
 
 import { PartnerPayrollWebhookTrigger } from '../../../nodes/PartnerPayrollWebhookTrigger/PartnerPayrollWebhookTrigger.node';
 import { forgetProcessMemory } from '../../../nodes/PartnerPayrollWebhookTrigger/helpers/deliveries';
+import { forgetStoredStates } from '../../../nodes/PartnerPayrollTrigger/helpers/stateStore';
 import { forgetRunClaims } from '../../../nodes/shared/runClaims';
 import {
 	ENDPOINT_SECRET,
@@ -29,6 +30,7 @@ export { ENDPOINT_SECRET, TEST_URL_ENDPOINT_SECRET };
 export function newProcess(): void {
 	forgetProcessMemory();
 	forgetRunClaims();
+	forgetStoredStates();
 }
 
 const node: INode = {

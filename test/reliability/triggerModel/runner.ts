@@ -11,6 +11,7 @@ import {
 } from 'n8n-workflow';
 
 import { PartnerPayrollTrigger } from '../../../nodes/PartnerPayrollTrigger/PartnerPayrollTrigger.node';
+import { forgetStoredStates } from '../../../nodes/PartnerPayrollTrigger/helpers/stateStore';
 import { forgetRunClaims } from '../../../nodes/shared/runClaims';
 import { additionalDataFor, type TestCredentials } from '../../support/n8n-harness';
 import { clock } from './clock';
@@ -352,7 +353,9 @@ export class HistoryRunner {
 
 	async run(): Promise<HistoryRun> {
 		clock.install(this.history.start);
-		forgetRunClaims(); // each history runs in a new n8n process
+		// Each history runs in a new n8n process.
+		forgetRunClaims();
+		forgetStoredStates();
 		try {
 			this.transcript.push(this.describeStart());
 			this.build();
@@ -394,8 +397,12 @@ export class HistoryRunner {
 				this.transcript.push(
 					`${step.step} (the workflow is built again from the saved static data)`,
 				);
-				// A restart is a new process: only what static data kept is left of the run claims.
-				if (step.step === 'restart') forgetRunClaims();
+				// A restart is a new process: only what static data kept is left of the run claims and
+				// of the trigger's state.
+				if (step.step === 'restart') {
+					forgetRunClaims();
+					forgetStoredStates();
+				}
 				this.rebuild(step.step);
 				return;
 			case 'editMonths':

@@ -57,6 +57,7 @@ describe('payrollCompleted: first activation', () => {
 				},
 				recent: ['FR1001'],
 			},
+			revision: 1,
 		});
 		// One payroll-status request per watched month, nothing else (Company ID is set).
 		expect(await requestLines(session)).toEqual([

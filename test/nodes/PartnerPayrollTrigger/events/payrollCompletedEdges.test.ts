@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { SandboxSession } from '../../../support/fixtures';
 import { pause } from '../../../support/network';
 import { POLL_BUDGET_MS } from '../../../../nodes/PartnerPayrollTrigger/helpers/pollBudget';
+import { forgetStoredStates } from '../../../../nodes/PartnerPayrollTrigger/helpers/stateStore';
 import {
 	advanceWallClock,
 	captureWarnings,
@@ -202,6 +203,32 @@ describe('a clock that was ahead', () => {
 	});
 });
 
+describe("n8n's durable scheduler: the workflow is loaded from the database for every poll", () => {
+	it('a company whose polls fired nothing yet (the credential switched without a publish) fires its next completion', async () => {
+		setClock('2026-11-15T12:00:00.000Z');
+		// The activation polls once and n8n saves what it stored.
+		const activation = await trigger({ months: 'current' });
+		expect(await activation.poll()).toBeNull();
+		let saved = snapshot(activation.staticData);
+		// Each scheduled poll starts from the saved row; n8n saves only after a poll that fired.
+		const scheduledPoll = async () => {
+			const poller = await trigger(
+				{ months: 'current' },
+				{ staticData: snapshot(saved), companyId: 'FR1002' },
+			);
+			const result = await poller.poll();
+			if (result && poller.takeSave()) saved = snapshot(poller.staticData);
+			return firedMonths(result);
+		};
+		expect(await scheduledPoll()).toEqual([]);
+		expect(await scheduledPoll()).toEqual([]);
+		await setPayrollStatus(session, 'FR1002', '202611', 'completed', '2026-11-27T16:00:00.000Z');
+
+		expect(await scheduledPoll()).toEqual(['202611']);
+		expect(await scheduledPoll()).toEqual([]);
+	});
+});
+
 describe('a republish while a poll still runs', () => {
 	it('the older activation drops its result; the month fires once, from the newer one', async () => {
 		setClock('2026-11-15T12:00:00.000Z');
@@ -374,12 +401,14 @@ describe('where the state lives', () => {
 		const global = snapshot(earlier.staticData).global as IDataObject;
 		const byName = { 'node:Partner Payroll Trigger': global['partnerPayrollTrigger:test-node'] };
 
+		// An upgrade is a new n8n process.
+		forgetStoredStates();
 		const upgraded = await trigger(
 			{ months: 'both', options: { fireForAlreadyCompleted: true } },
 			{ staticData: byName },
 		);
 		expect(await upgraded.poll()).toBeNull();
 		expect(upgraded.staticData['node:Partner Payroll Trigger']).toEqual({});
-		expect(Object.keys(upgraded.state())).toEqual(['payrollCompleted']);
+		expect(Object.keys(upgraded.state())).toEqual(['payrollCompleted', 'revision']);
 	});
 });
