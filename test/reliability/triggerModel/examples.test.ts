@@ -140,3 +140,27 @@ test('Attach PDF: a batch longer than the poll budget gets every file, none with
 	const history = documents([poll(), addDocuments(0, 20), poll(), poll()], false, true);
 	expect(await violationsOf(history)).toEqual([]);
 });
+
+// Fixed in bfd552b: a time zone edit moved the current month back (Pacific/Auckland → Europe/Paris,
+// November → October), the next poll dropped November, and no poll asked about it again. The first
+// poll fires October, so that n8n saves what it saw of November before the edits rebuild the workflow.
+test('the month a time zone edit moved back out of the window fires after an outage over it', async () => {
+	const history: History = {
+		...payroll(
+			[
+				complete(-1),
+				poll(),
+				{ step: 'editMonths', months: 'current', specific: [0] },
+				{ step: 'editTimeZone', zone: 'Europe/Paris' },
+				poll(),
+				{ step: 'clock', ms: 10 * 24 * 60 * 60 * 1000 },
+				complete(0),
+				{ step: 'clock', ms: 31 * 24 * 60 * 60 * 1000 },
+				poll(),
+			],
+			true,
+		),
+		zone: 'Pacific/Auckland',
+	};
+	expect(await violationsOf(history)).toEqual([]);
+});
