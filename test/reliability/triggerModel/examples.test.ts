@@ -164,3 +164,13 @@ test('the month a time zone edit moved back out of the window fires after an out
 	};
 	expect(await violationsOf(history)).toEqual([]);
 });
+
+// The catch-up, which random histories seldom reach (a poll on the last evening of October, then
+// nothing until December): a trigger that did not catch up would never ask about November.
+test('Current Month: November, completed during an outage over all of it, fires in December', async () => {
+	const history: History = {
+		...payroll([poll(), { step: 'clock', ms: 31 * 24 * 60 * 60 * 1000 }, complete(-1), poll()]),
+		months: 'current',
+	};
+	expect(await violationsOf(history)).toEqual([]);
+});
