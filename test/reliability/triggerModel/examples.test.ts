@@ -140,3 +140,37 @@ test('Attach PDF: a batch longer than the poll budget gets every file, none with
 	const history = documents([poll(), addDocuments(0, 20), poll(), poll()], false, true);
 	expect(await violationsOf(history)).toEqual([]);
 });
+
+// Fixed in bfd552b: a time zone edit moved the current month back (Pacific/Auckland → Europe/Paris,
+// November → October), the next poll dropped November, and no poll asked about it again. The first
+// poll fires October, so that n8n saves what it saw of November before the edits rebuild the workflow.
+test('the month a time zone edit moved back out of the window fires after an outage over it', async () => {
+	const history: History = {
+		...payroll(
+			[
+				complete(-1),
+				poll(),
+				{ step: 'editMonths', months: 'current', specific: [0] },
+				{ step: 'editTimeZone', zone: 'Europe/Paris' },
+				poll(),
+				{ step: 'clock', ms: 10 * 24 * 60 * 60 * 1000 },
+				complete(0),
+				{ step: 'clock', ms: 31 * 24 * 60 * 60 * 1000 },
+				poll(),
+			],
+			true,
+		),
+		zone: 'Pacific/Auckland',
+	};
+	expect(await violationsOf(history)).toEqual([]);
+});
+
+// The catch-up, which random histories seldom reach (a poll on the last evening of October, then
+// nothing until December): a trigger that did not catch up would never ask about November.
+test('Current Month: November, completed during an outage over all of it, fires in December', async () => {
+	const history: History = {
+		...payroll([poll(), { step: 'clock', ms: 31 * 24 * 60 * 60 * 1000 }, complete(-1), poll()]),
+		months: 'current',
+	};
+	expect(await violationsOf(history)).toEqual([]);
+});

@@ -1,6 +1,6 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import type { History } from './histories';
+import type { History, MonthsRule } from './histories';
 import { addMonths, type HistoryRun, type PollRecord } from './runner';
 import type { ModelService } from './service';
 
@@ -16,8 +16,25 @@ import type { ModelService } from './service';
 //    it was observed while the trigger could not remember its month: no remembered poll of the
 //    company, a month an edit of Months/time zone added, or a selected month that no remembered
 //    poll got an answer for. A month the calendar brought in (same settings) is never a baseline.
+//  - No loss of what no poll asked about: a month the trigger must still watch at the end of the
+//    history (for the company watched then, within 12 months of the current month) is owed the run
+//    it has then, even if no poll observed that run. A remembered poll of a company starts watching:
+//     (a) every month it got an answer for, not completed, and not after its current month (a month
+//         watched and not completed stays watched, whatever the selection or time zone became);
+//     (b) when the company's remembered poll before it had a relative selection (Current and
+//         Previous, Current, Previous Month) in the same time zone, every month that selection
+//         named between the two polls (after the newest it named at the earlier one, up to the newest
+//         it names at this one) that no remembered poll of the company ever got an answer for: an
+//         outage across a month boundary is caught up, and such a month is news.
+//    A month stays watched until a remembered poll observes it completed (from then on, only runs
+//    observed are owed, by the rule above) or it falls more than 12 months behind. A restart forgets
+//    what only unsaved polls started, as for the rest. Left out, for want of a clear promise: a month
+//    first seen after the poll's current month (a future Specific Month) that the selection then
+//    dropped, and the catch-up across a time zone edit (which months were current between the two
+//    polls depends on when the edit happened, which no poll saw).
 //  - With firstCompletionOnly, at most one run per (company, month), and one if the first run
-//    observed of the month is owed (a recorded baseline is the month's first completion).
+//    observed of the month is owed (a recorded baseline is the month's first completion); a run no
+//    poll observed is owed only if no run of its month was observed or emitted.
 //  - Items: isRerun iff an earlier run of the month was emitted; executionEndDate as sent;
 //    dedupeKey and source checked when present.
 // New Document. Each (company, documentId) at most once; every document a poll that ended normally
@@ -73,16 +90,68 @@ interface PayrollKnowledge {
 	months: Set<string>;
 	configKey: string;
 	selected: Set<string>;
+	/** The last remembered poll of the company: its number, Months rule, zone and current month. */
+	poll: number;
+	rule: MonthsRule;
+	zone: string;
+	currentMonth: string;
+	/** Months any remembered poll of the company got an answer for. */
+	answered: Set<string>;
+	/** Months the trigger must keep asking about until it sees them completed, with the reason. */
+	watched: Map<string, string>;
 }
+
+const RELATIVE: MonthsRule[] = ['both', 'current', 'previous'];
+
+/** The newest month a relative Months rule names when the current month is `current`. */
+const newestOf = (rule: MonthsRule, current: string) =>
+	rule === 'previous' ? addMonths(current, -1) : current;
 
 const copyMap = <T>(map: Map<string, T>, copy: (value: T) => T) =>
 	new Map([...map].map(([key, value]) => [key, copy(value)]));
 
 const copyPayroll = (known: PayrollKnowledge): PayrollKnowledge => ({
+	...known,
 	months: new Set(known.months),
-	configKey: known.configKey,
 	selected: new Set(known.selected),
+	answered: new Set(known.answered),
+	watched: new Map(known.watched),
 });
+
+/**
+ * What a remembered poll leaves watched (see the header, (a) and (b)): what was watched before, the
+ * months a relative selection named since the company's last remembered poll in the same zone, and
+ * those the poll saw not completed; minus those it saw completed.
+ */
+function watchedAfter(
+	known: PayrollKnowledge | undefined,
+	poll: PollRecord,
+	statuses: Array<{ month: string; end: number | null }>,
+): { watched: Map<string, string>; answered: Set<string> } {
+	const watched = new Map(known?.watched ?? []);
+	const answered = new Set(known?.answered ?? []);
+	if (known && RELATIVE.includes(known.rule) && known.zone === poll.zone) {
+		const newest = newestOf(known.rule, poll.currentMonth);
+		for (
+			let month = addMonths(newestOf(known.rule, known.currentMonth), 1);
+			month <= newest;
+			month = addMonths(month, 1)
+		) {
+			if (!answered.has(month) && !watched.has(month))
+				watched.set(
+					month,
+					`${known.rule} (${poll.zone}) brought it in between polls #${known.poll} and #${poll.number}`,
+				);
+		}
+	}
+	for (const status of statuses) {
+		answered.add(status.month);
+		if (status.end !== null) watched.delete(status.month);
+		else if (status.month <= poll.currentMonth && !watched.has(status.month))
+			watched.set(status.month, `poll #${poll.number} saw it not completed`);
+	}
+	return { watched, answered };
+}
 
 function checkPayroll(history: History, run: HistoryRun, violations: Violation[]) {
 	const { fireForAlreadyCompleted, firstCompletionOnly } = history.payrollOptions;
@@ -149,6 +218,11 @@ function checkPayroll(history: History, run: HistoryRun, violations: Violation[]
 					months: new Set([...statuses.map((status) => status.month), ...kept]),
 					configKey: poll.configKey,
 					selected: new Set(poll.selected),
+					poll: poll.number,
+					rule: poll.months,
+					zone: poll.zone,
+					currentMonth: poll.currentMonth,
+					...watchedAfter(known, poll, statuses),
 				});
 		}
 		if (poll.outcome === 'items') saved = copyMap(live, copyPayroll);
@@ -250,6 +324,33 @@ function checkPayroll(history: History, run: HistoryRun, violations: Violation[]
 		} else if (!emitted.has(key)) {
 			violations.push({ property: 'payroll: loss', detail: `${what}: never emitted` });
 		}
+	}
+
+	// The months still watched at the end: the run each has now is owed, observed or not.
+	const polls = run.trace.flatMap((event) => (event.kind === 'poll' ? [event.poll] : []));
+	const last = polls.at(-1);
+	if (!last) return;
+	// Dropped more than 12 months behind (the newest current month of any poll: the most lenient).
+	const newestCurrent = polls.map((poll) => poll.currentMonth).sort()[polls.length - 1];
+	const oldest = addMonths(newestCurrent, -12);
+	for (const [month, why] of live.get(last.company)?.watched ?? []) {
+		const end = run.service.completedRun(last.company, month);
+		if (end === null || month < oldest) continue;
+		const key = `${last.company}|${month}|${end}`;
+		const monthKey = `${last.company}|${month}`;
+		if (observed.has(key) || emitted.has(key)) continue;
+		if (
+			firstCompletionOnly &&
+			(emittedMonths.has(monthKey) ||
+				[...observed.values()].some(
+					(entry) => entry.company === last.company && entry.month === month,
+				))
+		)
+			continue;
+		violations.push({
+			property: 'payroll: loss',
+			detail: `${last.company} ${month} ${new Date(end).toISOString()}: watched (${why}), never asked about`,
+		});
 	}
 }
 

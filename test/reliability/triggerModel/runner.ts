@@ -89,6 +89,9 @@ export interface PollRecord {
 	company: string;
 	/** What makes months "newly added by an edit": Months, Specific Months, time zone. */
 	configKey: string;
+	/** The Months rule and the workflow's time zone of the poll (Payroll Completed). */
+	months: MonthsRule;
+	zone: string;
 	selected: string[];
 	/** New Document: the listings watched. */
 	types: DocType[];
@@ -263,6 +266,8 @@ export class HistoryRunner {
 			endedAt: startedAt,
 			company: this.config.company,
 			configKey: `${this.config.months}|${this.config.specific.join(',')}|${this.config.zone}`,
+			months: this.config.months,
+			zone: this.config.zone,
 			selected,
 			types: [...this.config.types],
 			currentMonth: monthAt(this.config.zone, startedAt),

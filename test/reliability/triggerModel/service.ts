@@ -285,6 +285,12 @@ export class ModelService {
 		this.observations.push({ kind: 'pdf', company, documentId, status, at: clock.now() });
 	}
 
+	/** The end date of the month's run if the month is completed now, else null. */
+	completedRun(company: string, month: string): number | null {
+		const entry = this.months.get(`${company}|${month}`);
+		return entry?.status === 'completed' ? entry.end : null;
+	}
+
 	/** Whether this (company, month) ever completed with this end date. */
 	isCompletedRun(company: string, month: string, end: number): boolean {
 		return this.monthEntry(company, month).ends.includes(end);
