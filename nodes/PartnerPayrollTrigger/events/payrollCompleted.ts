@@ -76,7 +76,7 @@ export async function checkPayrolls(
 	known: CompanyPayrollState | undefined,
 ): Promise<CompanyCheck> {
 	const { selection, selected, currentMonth } = settings;
-	if (known && isAheadOfClock(known.lastPolledMonth, currentMonth)) {
+	if (known && isAheadOfClock(known, currentMonth)) {
 		warnClockAhead(company, settings, known.lastPolledMonth);
 	}
 	const plan = planPoll(known, selection, selected, currentMonth);

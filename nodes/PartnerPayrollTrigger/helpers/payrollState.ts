@@ -129,20 +129,53 @@ function monthsBetween(after: string, before: string): string[] {
 	return months;
 }
 
+/** The newest month the last complete poll watched, by its selection: what the catch-up starts after. */
+const newestPolled = (stored: CompanyPayrollState) =>
+	isRelative(stored.selection)
+		? newestWatched(stored.selection, stored.lastPolledMonth)
+		: stored.lastPolledMonth;
+
 /**
  * A stored month that no time zone edit explains (one moves the current month by one at most): a poll
  * whose clock was set ahead wrote it (a VM resumed with a wrong clock, a bad NTP step). Kept, it would
  * hold the catch-up back until real time reaches it: the months an outage passed over would never fire.
  */
-export const isAheadOfClock = (stored: string, currentMonth: string) =>
-	stored > addMonths(currentMonth, 1);
+export const isAheadOfClock = (stored: CompanyPayrollState, currentMonth: string) =>
+	newestPolled(stored) > addMonths(currentMonth, 1);
 
 /**
- * The last polled month a poll stores: the current one, or the stored one if it is the next month (a
- * time zone edit moved the current month back: what the last poll watched is not caught up again).
+ * The month after the current one, when the last complete poll's relative selection watched it: a time
+ * zone edit moved the current month back. That month is neither caught up again nor dropped.
  */
-const nextLastPolledMonth = (stored: string, currentMonth: string) =>
-	stored > currentMonth && !isAheadOfClock(stored, currentMonth) ? stored : currentMonth;
+function watchedAhead(
+	stored: CompanyPayrollState | undefined,
+	currentMonth: string,
+): string | undefined {
+	if (!stored?.lastPolledMonth || !isRelative(stored.selection)) return undefined;
+	const newest = newestPolled(stored);
+	return newest === addMonths(currentMonth, 1) ? newest : undefined;
+}
+
+/**
+ * The last polled month a poll stores, read with the selection it stores: the current month, or, when
+ * the last poll watched a later month than this selection does now (a time zone edit moved the current
+ * month back, or Previous Month replaced a selection with the current month), the month that makes
+ * this selection's newest watched month that one, so it is not caught up again.
+ */
+function nextLastPolledMonth(
+	stored: CompanyPayrollState | undefined,
+	selection: string,
+	currentMonth: string,
+): string {
+	if (!stored?.lastPolledMonth || !isRelative(stored.selection) || !isRelative(selection)) {
+		return currentMonth;
+	}
+	const newest = newestPolled(stored);
+	if (isAheadOfClock(stored, currentMonth) || newest <= newestWatched(selection, currentMonth)) {
+		return currentMonth;
+	}
+	return selection === 'previous' ? addMonths(newest, 1) : newest;
+}
 
 /**
  * What a poll watches: the selected months; the months still waiting (whatever the selection or
@@ -159,10 +192,10 @@ export function planPoll(
 ): PollPlan {
 	if (!stored) return { watched: selected, news: [], carried: [] };
 	const oldestKept = addMonths(currentMonth, -MAX_CARRY_OVER_MONTHS);
-	// Up to the month the last poll called current: after a time zone edit moved the current month
-	// back, that month is neither caught up (see nextLastPolledMonth) nor selected; dropped here, a
-	// month of it that completed during a later outage would never fire.
-	const newestKept = nextLastPolledMonth(stored.lastPolledMonth, currentMonth);
+	// Up to the month the last poll watched: after a time zone edit moved the current month back, that
+	// month is neither caught up (see nextLastPolledMonth) nor selected; dropped here, a month of it
+	// that completed during a later outage would never fire.
+	const newestKept = watchedAhead(stored, currentMonth) ?? currentMonth;
 	const caughtUp =
 		isRelative(stored.selection) && stored.lastPolledMonth
 			? monthsBetween(
@@ -273,7 +306,7 @@ export function advancePayrollState(
 		fired[month] = state.executionEndDate ?? '';
 	}
 	const unanswered = poll.unanswered ?? [];
-	const lastPolledMonth = nextLastPolledMonth(stored?.lastPolledMonth ?? '', poll.currentMonth);
+	const lastPolledMonth = nextLastPolledMonth(stored, poll.selection, poll.currentMonth);
 	return {
 		state: {
 			months,

@@ -174,3 +174,29 @@ test('Current Month: November, completed during an outage over all of it, fires 
 	};
 	expect(await violationsOf(history)).toEqual([]);
 });
+
+// Found by the model's catch-up rule: Previous Month in Pacific/Auckland watched October on the evening
+// of 31 October (UTC), then Current Month in Europe/Paris (still October there). The last polled month
+// kept from Auckland (November) said the new selection had watched November, so the catch-up after an
+// outage over November skipped it.
+test('Previous → Current Month with a time zone edit back a month: November, completed during an outage, fires', async () => {
+	const history: History = {
+		...payroll(
+			[
+				complete(-1),
+				poll(),
+				{ step: 'editMonths', months: 'current', specific: [0] },
+				{ step: 'editTimeZone', zone: 'Europe/Paris' },
+				poll(),
+				{ step: 'clock', ms: 10 * 24 * 60 * 60 * 1000 },
+				complete(0),
+				{ step: 'clock', ms: 31 * 24 * 60 * 60 * 1000 },
+				poll(),
+			],
+			true,
+		),
+		zone: 'Pacific/Auckland',
+		months: 'previous',
+	};
+	expect(await violationsOf(history)).toEqual([]);
+});
