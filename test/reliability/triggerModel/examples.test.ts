@@ -141,62 +141,52 @@ test('Attach PDF: a batch longer than the poll budget gets every file, none with
 	expect(await violationsOf(history)).toEqual([]);
 });
 
-// Fixed in bfd552b: a time zone edit moved the current month back (Pacific/Auckland → Europe/Paris,
-// November → October), the next poll dropped November, and no poll asked about it again. The first
-// poll fires October, so that n8n saves what it saw of November before the edits rebuild the workflow.
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * On the last evening of October (UTC), a poll in Pacific/Auckland (already November there) with
+ * `months`; then Months becomes Current Month and the time zone Europe/Paris (still October), and n8n
+ * is down while November completes and ends. The first poll fires October, so that n8n saves what it
+ * saw before the edits rebuild the workflow.
+ */
+const zoneEditBackThenOutage = (months: History['months']): History => ({
+	...payroll(
+		[
+			complete(-1),
+			poll(),
+			{ step: 'editMonths', months: 'current', specific: [0] },
+			{ step: 'editTimeZone', zone: 'Europe/Paris' },
+			poll(),
+			{ step: 'clock', ms: 10 * DAY_MS },
+			complete(0),
+			{ step: 'clock', ms: 31 * DAY_MS },
+			poll(),
+		],
+		true,
+	),
+	zone: 'Pacific/Auckland',
+	months,
+});
+
+// Fixed in bfd552b: Current and Previous Month watched November in Auckland; the poll in Paris dropped
+// it, and no poll asked about it again.
 test('the month a time zone edit moved back out of the window fires after an outage over it', async () => {
-	const history: History = {
-		...payroll(
-			[
-				complete(-1),
-				poll(),
-				{ step: 'editMonths', months: 'current', specific: [0] },
-				{ step: 'editTimeZone', zone: 'Europe/Paris' },
-				poll(),
-				{ step: 'clock', ms: 10 * 24 * 60 * 60 * 1000 },
-				complete(0),
-				{ step: 'clock', ms: 31 * 24 * 60 * 60 * 1000 },
-				poll(),
-			],
-			true,
-		),
-		zone: 'Pacific/Auckland',
-	};
-	expect(await violationsOf(history)).toEqual([]);
+	expect(await violationsOf(zoneEditBackThenOutage('both'))).toEqual([]);
+});
+
+// Found by the model's catch-up rule: Previous Month in Auckland watched October only, but the last
+// polled month kept from Auckland (November) said Current Month had watched November, so the catch-up
+// after the outage skipped it.
+test('Previous → Current Month with a time zone edit back a month: November, completed during an outage, fires', async () => {
+	expect(await violationsOf(zoneEditBackThenOutage('previous'))).toEqual([]);
 });
 
 // The catch-up, which random histories seldom reach (a poll on the last evening of October, then
 // nothing until December): a trigger that did not catch up would never ask about November.
 test('Current Month: November, completed during an outage over all of it, fires in December', async () => {
 	const history: History = {
-		...payroll([poll(), { step: 'clock', ms: 31 * 24 * 60 * 60 * 1000 }, complete(-1), poll()]),
+		...payroll([poll(), { step: 'clock', ms: 31 * DAY_MS }, complete(-1), poll()]),
 		months: 'current',
-	};
-	expect(await violationsOf(history)).toEqual([]);
-});
-
-// Found by the model's catch-up rule: Previous Month in Pacific/Auckland watched October on the evening
-// of 31 October (UTC), then Current Month in Europe/Paris (still October there). The last polled month
-// kept from Auckland (November) said the new selection had watched November, so the catch-up after an
-// outage over November skipped it.
-test('Previous → Current Month with a time zone edit back a month: November, completed during an outage, fires', async () => {
-	const history: History = {
-		...payroll(
-			[
-				complete(-1),
-				poll(),
-				{ step: 'editMonths', months: 'current', specific: [0] },
-				{ step: 'editTimeZone', zone: 'Europe/Paris' },
-				poll(),
-				{ step: 'clock', ms: 10 * 24 * 60 * 60 * 1000 },
-				complete(0),
-				{ step: 'clock', ms: 31 * 24 * 60 * 60 * 1000 },
-				poll(),
-			],
-			true,
-		),
-		zone: 'Pacific/Auckland',
-		months: 'previous',
 	};
 	expect(await violationsOf(history)).toEqual([]);
 });
