@@ -203,7 +203,7 @@ const wrongCompany = (companyId: string, invited: string): ConnectFailure => ({
 	status: 403,
 	title: 'Not connected',
 	page: 'This link was made for another company, so nothing was saved. Ask your partner for the link made for your company.',
-	problem: `refused a consent for company ${companyId}: the invitation was for company ${invited}. Nothing was saved (${companyId} is not in the company list).`,
+	problem: `refused a consent for company ${companyId}: the invitation was for company ${invited}. Nothing was saved (${companyId} is not in the company list); the service has replaced ${companyId}'s token for this application, so a credential of ${companyId} elsewhere stops working.`,
 	companyId,
 	refusal: true,
 });
