@@ -137,15 +137,15 @@ const newestPolled = (stored: CompanyPayrollState) =>
 
 /**
  * A stored month that no time zone edit explains (one moves the current month by one at most): a poll
- * whose clock was set ahead wrote it (a VM resumed with a wrong clock, a bad NTP step). Kept, it would
- * hold the catch-up back until real time reaches it: the months an outage passed over would never fire.
+ * whose clock was set ahead wrote it (a VM resumed with a wrong clock, a bad NTP step). The poll stores
+ * the current month in its place, as always; the log says why this poll caught nothing up.
  */
 export const isAheadOfClock = (stored: CompanyPayrollState, currentMonth: string) =>
 	newestPolled(stored) > addMonths(currentMonth, 1);
 
 /**
  * The month after the current one, when the last complete poll's relative selection watched it: a time
- * zone edit moved the current month back. That month is neither caught up again nor dropped.
+ * zone edit moved the current month back. Its waiting state is kept (not dropped as a future month).
  */
 function watchedAhead(
 	stored: CompanyPayrollState | undefined,
@@ -154,27 +154,6 @@ function watchedAhead(
 	if (!stored?.lastPolledMonth || !isRelative(stored.selection)) return undefined;
 	const newest = newestPolled(stored);
 	return newest === addMonths(currentMonth, 1) ? newest : undefined;
-}
-
-/**
- * The last polled month a poll stores, read with the selection it stores: the current month, or, when
- * the last poll watched a later month than this selection does now (a time zone edit moved the current
- * month back, or Previous Month replaced a selection with the current month), the month that makes
- * this selection's newest watched month that one, so it is not caught up again.
- */
-function nextLastPolledMonth(
-	stored: CompanyPayrollState | undefined,
-	selection: string,
-	currentMonth: string,
-): string {
-	if (!stored?.lastPolledMonth || !isRelative(stored.selection) || !isRelative(selection)) {
-		return currentMonth;
-	}
-	const newest = newestPolled(stored);
-	if (isAheadOfClock(stored, currentMonth) || newest <= newestWatched(selection, currentMonth)) {
-		return currentMonth;
-	}
-	return selection === 'previous' ? addMonths(newest, 1) : newest;
 }
 
 /**
@@ -193,8 +172,8 @@ export function planPoll(
 	if (!stored) return { watched: selected, news: [], carried: [] };
 	const oldestKept = addMonths(currentMonth, -MAX_CARRY_OVER_MONTHS);
 	// Up to the month the last poll watched: after a time zone edit moved the current month back, that
-	// month is neither caught up (see nextLastPolledMonth) nor selected; dropped here, a month of it
-	// that completed during a later outage would never fire.
+	// month is not selected now, and it is caught up only once the calendar reaches it again; dropped
+	// here, its completion during an outage before then would never fire.
 	const newestKept = watchedAhead(stored, currentMonth) ?? currentMonth;
 	const caughtUp =
 		isRelative(stored.selection) && stored.lastPolledMonth
@@ -306,7 +285,11 @@ export function advancePayrollState(
 		fired[month] = state.executionEndDate ?? '';
 	}
 	const unanswered = poll.unanswered ?? [];
-	const lastPolledMonth = nextLastPolledMonth(stored, poll.selection, poll.currentMonth);
+	// Always the current month, even when a time zone edit moved it back: the selection stored with it
+	// may watch other months than the last one did, and a month that was not watched would then never be
+	// caught up. A month the last poll watched may be caught up again as news; its fired run never
+	// fires twice (the fired memory), and its waiting state is kept (planPoll).
+	const lastPolledMonth = poll.currentMonth;
 	return {
 		state: {
 			months,

@@ -170,7 +170,7 @@ describe('a clock that was ahead', () => {
 		]);
 	});
 
-	it('one month ahead, as a time zone edit leaves it, is kept without a warning: the waiting month still fires', async () => {
+	it('one month ahead, as a time zone edit leaves it, gives no warning: the waiting month still fires', async () => {
 		const warnings = captureWarnings();
 		// 30 November, 12:00 UTC: already 1 December in Auckland, still November in Paris.
 		setClock('2026-11-30T12:00:00.000Z');
@@ -178,13 +178,26 @@ describe('a clock that was ahead', () => {
 		expect(await auckland.poll()).toBeNull();
 		const paris = await edited(auckland, { months: 'current' }, { timezone: 'Europe/Paris' });
 		expect(await paris.poll()).toBeNull();
-		const stored = paris.state().payrollCompleted as IDataObject;
-		expect(stored.companies).toMatchObject({ FR1001: { lastPolledMonth: '202612' } });
 
 		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-30T20:00:00.000Z');
 		expect(firedMonths(await paris.poll())).toEqual(['202611']);
 		expect(await paris.poll()).toBeNull();
 		expect(warnings).toEqual([]);
+	});
+
+	it('Current Month in Auckland, then Previous Month in Paris at the month end: November, completed during an outage over December, fires', async () => {
+		// 30 November, 12:00 UTC: Auckland's poll watched December; Paris, still in November, watches October.
+		setClock('2026-11-30T12:00:00.000Z');
+		const auckland = await trigger({ months: 'current' }, { timezone: 'Pacific/Auckland' });
+		expect(await auckland.poll()).toBeNull();
+		const paris = await edited(auckland, { months: 'previous' }, { timezone: 'Europe/Paris' });
+		expect(await paris.poll()).toBeNull();
+
+		// November completes; n8n is down over the whole of December.
+		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-12-02T16:00:00.000Z');
+		setClock('2027-01-02T09:00:00.000Z');
+		expect(firedMonths(await paris.poll())).toEqual(['202611']);
+		expect(await paris.poll()).toBeNull();
 	});
 
 	it('the month a time zone edit moved back out of the window still fires after an outage over it', async () => {
