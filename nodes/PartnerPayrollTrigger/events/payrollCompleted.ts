@@ -106,7 +106,6 @@ export async function checkPayrolls(
 	return { companyState: state, items, stopped };
 }
 
-/** The polls that logged a stored month ahead of the clock, by their settings (read once a poll). */
 /**
  * A month whose run the webhook trigger is still handing to n8n is left as if it had not answered:
  * the next poll asks it first. Counted now, it would be lost if n8n dropped that hand-over without
@@ -120,6 +119,7 @@ function setAsideHeldRuns(company: CompanyInPoll, answers: Record<string, Payrol
 	}
 }
 
+/** The polls that logged a stored month ahead of the clock, by their settings (read once a poll). */
 const clockAheadWarned = new WeakSet<PayrollSettings>();
 
 /**
