@@ -51,6 +51,20 @@ async function edited(
 const firedMonths = (result: Awaited<ReturnType<TriggerPoller['poll']>>) =>
 	(result?.[0] ?? []).map((item) => item.json.month);
 
+/**
+ * 30 November, 12:00 UTC: a poll with Current Month in Pacific/Auckland (already 1 December there:
+ * it watches December), then the time zone edited to Europe/Paris (still November) with `months`,
+ * and its first poll: the trigger in Paris.
+ */
+async function aucklandThenParis(months: string): Promise<TriggerPoller> {
+	setClock('2026-11-30T12:00:00.000Z');
+	const auckland = await trigger({ months: 'current' }, { timezone: 'Pacific/Auckland' });
+	expect(await auckland.poll()).toBeNull();
+	const paris = await edited(auckland, { months }, { timezone: 'Europe/Paris' });
+	expect(await paris.poll()).toBeNull();
+	return paris;
+}
+
 describe('edits keep what is known', () => {
 	it('a time zone change keeps a waiting month: November still fires after Paris → Auckland', async () => {
 		// 30 November, 12:00 UTC: still November in Paris, already 1 December in Auckland.
@@ -172,12 +186,7 @@ describe('a clock that was ahead', () => {
 
 	it('one month ahead, as a time zone edit leaves it, gives no warning: the waiting month still fires', async () => {
 		const warnings = captureWarnings();
-		// 30 November, 12:00 UTC: already 1 December in Auckland, still November in Paris.
-		setClock('2026-11-30T12:00:00.000Z');
-		const auckland = await trigger({ months: 'current' }, { timezone: 'Pacific/Auckland' });
-		expect(await auckland.poll()).toBeNull();
-		const paris = await edited(auckland, { months: 'current' }, { timezone: 'Europe/Paris' });
-		expect(await paris.poll()).toBeNull();
+		const paris = await aucklandThenParis('current');
 
 		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-11-30T20:00:00.000Z');
 		expect(firedMonths(await paris.poll())).toEqual(['202611']);
@@ -186,12 +195,8 @@ describe('a clock that was ahead', () => {
 	});
 
 	it('Current Month in Auckland, then Previous Month in Paris at the month end: November, completed during an outage over December, fires', async () => {
-		// 30 November, 12:00 UTC: Auckland's poll watched December; Paris, still in November, watches October.
-		setClock('2026-11-30T12:00:00.000Z');
-		const auckland = await trigger({ months: 'current' }, { timezone: 'Pacific/Auckland' });
-		expect(await auckland.poll()).toBeNull();
-		const paris = await edited(auckland, { months: 'previous' }, { timezone: 'Europe/Paris' });
-		expect(await paris.poll()).toBeNull();
+		// Paris, still in November, watches October.
+		const paris = await aucklandThenParis('previous');
 
 		// November completes; n8n is down over the whole of December.
 		await setPayrollStatus(session, 'FR1001', '202611', 'completed', '2026-12-02T16:00:00.000Z');
@@ -201,12 +206,7 @@ describe('a clock that was ahead', () => {
 	});
 
 	it('the month a time zone edit moved back out of the window still fires after an outage over it', async () => {
-		// 30 November, 12:00 UTC: Auckland's poll watched December; Paris is still in November.
-		setClock('2026-11-30T12:00:00.000Z');
-		const auckland = await trigger({ months: 'current' }, { timezone: 'Pacific/Auckland' });
-		expect(await auckland.poll()).toBeNull();
-		const paris = await edited(auckland, { months: 'current' }, { timezone: 'Europe/Paris' });
-		expect(await paris.poll()).toBeNull();
+		const paris = await aucklandThenParis('current');
 
 		// An outage over the whole of December; December completes meanwhile.
 		await setPayrollStatus(session, 'FR1001', '202612', 'completed', '2026-12-30T16:00:00.000Z');
