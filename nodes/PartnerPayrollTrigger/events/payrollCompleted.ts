@@ -12,12 +12,11 @@ import {
 } from '../../shared/watchedMonths';
 import {
 	advancePayrollState,
-	isAheadOfClock,
-	planPoll,
 	readPayrollState,
 	sampleMonth,
 	type CompanyPayrollState,
 } from '../helpers/payrollState';
+import { isAheadOfClock, planPoll } from '../helpers/pollPlan';
 import { payrollItem, type PayrollItemContext } from '../helpers/pollItems';
 import { mayPassLater } from '../helpers/requests';
 import type { CompanyCheck, CompanyInPoll, EventDefinition } from './watcher';

@@ -6,12 +6,14 @@ import {
 	FIRED_MEMORY,
 	advancePayrollState,
 	observeMonth,
-	planPoll,
 	readPayrollState,
 	sampleMonth,
-	unfinishedMonths,
 	type CompanyPayrollState,
 } from '../../../../nodes/PartnerPayrollTrigger/helpers/payrollState';
+import {
+	planPoll,
+	unfinishedMonths,
+} from '../../../../nodes/PartnerPayrollTrigger/helpers/pollPlan';
 
 const OCT_END = '2026-10-28T17:42:05.000Z';
 const RERUN_END = '2026-11-02T09:00:00.000Z';
