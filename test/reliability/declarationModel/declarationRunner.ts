@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 
+import { claimDeclaration } from '../../../nodes/PartnerPayroll/resources/billingDeclaration/decision';
 import {
 	COLUMNS,
-	claimDeclaration,
 	settleDeclaration,
 	type RecordRow,
 	type RecordTable,

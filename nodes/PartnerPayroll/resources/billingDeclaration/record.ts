@@ -1,12 +1,12 @@
 import { randomUUID } from 'crypto';
-import type { IDataObject } from 'n8n-workflow';
 
 // The declarations every execution sent, kept where every n8n process reads the same rows (dataTable.ts:
 // a table of this n8n's Data Tables). The service documents no idempotency key and no way to read
 // declarations back, so this record is what stops a re-run, a second execution or a second worker from
 // declaring again. Its one atomic step is a conditional update ("set holder where holder is empty"),
 // which n8n's database runs as one statement (docs/exactly-once.md "Billing declarations"); everything
-// else happens while holding the lock that step takes, so two executions never both decide to send.
+// else happens while holding the lock that step takes, so two executions never both decide to send
+// (decision.ts). This file holds the record's rows, its lock and how a declaration is settled.
 
 export const COLUMNS = [
 	'kind',
@@ -58,18 +58,6 @@ export const LOCK_ATTEMPTS = 60;
 
 /** Attempts after which the holder's execution is asked whether it ended (a crash while holding). */
 const ATTEMPTS_BEFORE_ASKING = 3;
-
-/** What the record says of an item's declaration. */
-export type Decision =
-	| { send: true; claim: string; earlier: EarlierDeclaration[] }
-	| { send: false; confirmation: RecordRow };
-
-/** Another declaration of the same company and month, with other quantities. */
-export interface EarlierDeclaration {
-	declaration: IDataObject;
-	declaredAt: string;
-	executionId: string;
-}
 
 /** The record refuses to send: what happened and how to declare again on purpose. */
 export class RecordRefusal extends Error {
@@ -125,7 +113,7 @@ async function holderState(
 }
 
 /** Takes every lock row (a race on the first use may make more than one); returns the holder name. */
-async function lock(table: RecordTable, request: DeclarationRequest): Promise<string> {
+export async function lock(table: RecordTable, request: DeclarationRequest): Promise<string> {
 	const holder = holderName(request);
 	let stuckOn: string | undefined;
 	for (let attempt = 1; attempt <= LOCK_ATTEMPTS; attempt++) {
@@ -172,81 +160,8 @@ async function freeLocksOfEndedExecutions(
 	return hidden;
 }
 
-async function unlock(table: RecordTable, holder: string): Promise<void> {
+export async function unlock(table: RecordTable, holder: string): Promise<void> {
 	await table.update({ ...LOCK, holder }, { holder: FREE });
-}
-
-/** The newest row of a declaration's history, or none. */
-const newest = (rows: RecordRow[]) =>
-	rows.reduce<RecordRow | undefined>(
-		(found, row) => (found && found.id > row.id ? found : row),
-		undefined,
-	);
-
-/**
- * While holding the lock: what the record says of this declaration. `undefined` when another execution
- * is still sending it (the caller waits and asks again).
- */
-async function decide(
-	table: RecordTable,
-	request: DeclarationRequest,
-): Promise<Decision | undefined> {
-	const history = await table.rows({ kind: 'declaration', declarationKey: request.key });
-	const last = newest(history);
-	if (last && !request.declareAgain) {
-		if (last.state === 'declared') return { send: false, confirmation: last };
-		const sentBy = `execution ${last.executionId}`;
-		if (last.state === 'sending' && last.executionId !== request.executionId) {
-			const state = await table.executionState(last.executionId);
-			if (state === 'running') return undefined;
-			if (state === 'unseen') {
-				throw new RecordRefusal(
-					`The billing declaration was not sent: the same declaration was sent by ${sentBy}, which n8n's API does not show to the key of the Partner Payroll n8n API credential (n8n deleted it after it ended, or it runs in a workflow the key's user cannot read), so the service may have recorded it`,
-					'uncertain',
-				);
-			}
-		}
-		if (last.state === 'sending' || last.state === 'uncertain') {
-			throw new RecordRefusal(
-				`The billing declaration was not sent: the same declaration was sent by ${sentBy} and its answer never came, so the service may have recorded it`,
-				'uncertain',
-			);
-		}
-		throw new RecordRefusal(
-			`The billing declaration was not sent: the record of declarations holds a row it cannot read (state "${last.state}")`,
-			'unreadable',
-		);
-	}
-	const sameMonth = await table.rows({
-		kind: 'declaration',
-		companyId: request.companyId,
-		monthOfApplication: request.monthOfApplication,
-		state: 'declared',
-	});
-	const claim = randomUUID();
-	await table.insert({
-		kind: 'declaration',
-		declarationKey: request.key,
-		companyId: request.companyId,
-		monthOfApplication: request.monthOfApplication,
-		declaration: request.declaration,
-		state: 'sending',
-		executionId: request.executionId,
-		claim,
-	});
-	if (history.length === 0) await table.prune(RECORD_SIZE);
-	return { send: true, claim, earlier: earlierOf(sameMonth, request.key) };
-}
-
-function earlierOf(rows: RecordRow[], key: string): EarlierDeclaration[] {
-	return rows
-		.filter((row) => row.declarationKey !== key)
-		.sort((a, b) => a.id - b.id)
-		.map((row) => ({
-			declaration: parsed(row.declaration) as IDataObject,
-			declaredAt: row.declaredAt,
-			executionId: row.executionId,
-		}));
 }
 
 /** A value the record wrote as JSON; a row that is not is unreadable. */
@@ -264,28 +179,6 @@ export function parsed(text: string): unknown {
 		);
 	}
 	return value;
-}
-
-/** Whether to send this declaration: the first send claims it; a repeat gets the first confirmation. */
-export async function claimDeclaration(
-	table: RecordTable,
-	request: DeclarationRequest,
-): Promise<Decision> {
-	for (let attempt = 1; attempt <= LOCK_ATTEMPTS; attempt++) {
-		const holder = await lock(table, request);
-		let decision: Decision | undefined;
-		try {
-			decision = await decide(table, request);
-		} finally {
-			await unlock(table, holder);
-		}
-		if (decision) return decision;
-		await table.pause(attempt);
-	}
-	throw new RecordRefusal(
-		'The billing declaration was not sent: another execution is sending the same declaration and has not finished',
-		'busy',
-	);
 }
 
 /** What the service did with a claimed declaration; only the claim's owner writes its row. */

@@ -9,13 +9,12 @@ import {
 import type { Connection } from '../../../shared/connection';
 import { dataTableRecord } from './dataTable';
 import { mayHaveBeenRecorded } from './ledger';
+import { claimDeclaration, type EarlierDeclaration } from './decision';
 import {
 	DECLARE_AGAIN_HINT,
 	RecordRefusal,
-	claimDeclaration,
 	parsed,
 	settleDeclaration,
-	type EarlierDeclaration,
 	type RecordRow,
 	type RecordTable,
 } from './record';
