@@ -84,7 +84,7 @@ export function planPoll(
 	const caughtUp =
 		isRelative(stored.selection) && stored.lastPolledMonth
 			? monthsBetween(
-					newestWatched(stored.selection, stored.lastPolledMonth),
+					newestPolled(stored),
 					addMonths(newestWatched(stored.selection, currentMonth), 1),
 				)
 			: [];
