@@ -204,6 +204,22 @@ function toolVariantOf(nodeType: INodeType): INodeType {
 	return Object.assign(Object.create(nodeType) as INodeType, { description });
 }
 
+/** Whether n8n's editor shows a property of the node, with these parameters, on its tool variant and on the node itself. */
+export function shownOnToolAndNode(
+	nodeType: INodeType,
+	propertyName: string,
+	parameters: INodeParameters,
+): { tool: boolean; node: boolean } {
+	const property = nodeType.description.properties.find(({ name }) => name === propertyName);
+	if (!property) throw new Error(`no property ${propertyName}`);
+	const shownOn = (description: INodeType['description']) =>
+		NodeHelpers.displayParameter(parameters, property, null, description);
+	return {
+		tool: shownOn(toolVariantOf(nodeType).description),
+		node: shownOn(nodeType.description),
+	};
+}
+
 /**
  * Runs a node as an AI Agent's tool, as n8n-core's tool invocation does: the node's `execute()`, under
  * its tool variant's type, in a sub-node context whose input is the model's arguments (connection type

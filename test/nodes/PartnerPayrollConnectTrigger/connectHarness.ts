@@ -94,6 +94,12 @@ export class FakeN8nApi {
 		await this.service?.close();
 	}
 
+	/** Stores a Partner API credential named "Partner" with `data`, and forgets the requests so far. */
+	storePartnerCredential(id: string, data: ICredentialDataDecryptedObject): void {
+		this.credentials.set(id, { name: 'Partner', type: 'partnerPayrollPartnerApi', data });
+		this.requests.length = 0;
+	}
+
 	/** The companies as stored in the Partner API credential. */
 	companies(
 		id = PARTNER_CREDENTIAL_ID,

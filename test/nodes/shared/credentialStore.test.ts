@@ -40,18 +40,13 @@ const row = (companyId: string) => ({
 
 /** The Partner API credential as stored in n8n: its Client ID and Secret kept as expressions. */
 function storeCredential(): void {
-	n8n.credentials.set(PARTNER_ID, {
-		name: 'Partner',
-		type: 'partnerPayrollPartnerApi',
-		data: {
-			baseUrl: 'https://api.payroll.example/v1',
-			authServerUrl: 'https://auth.payroll.example/oauth',
-			clientId: '={{ $env.PARTNER_CLIENT_ID }}',
-			clientSecret: '={{ $secrets.vault.partnerSecret }}',
-			companies: { company: [row('FR1001'), row('FR1002'), row('ES2001')] },
-		},
+	n8n.storePartnerCredential(PARTNER_ID, {
+		baseUrl: 'https://api.payroll.example/v1',
+		authServerUrl: 'https://auth.payroll.example/oauth',
+		clientId: '={{ $env.PARTNER_CLIENT_ID }}',
+		clientSecret: '={{ $secrets.vault.partnerSecret }}',
+		companies: { company: [row('FR1001'), row('FR1002'), row('ES2001')] },
 	});
-	n8n.requests.length = 0;
 	redirected.length = 0;
 }
 

@@ -1,6 +1,6 @@
-import { NodeHelpers, type INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
-import { runAsTool } from '../../../../support/n8n-harness';
+import { runAsTool, shownOnToolAndNode } from '../../../../support/n8n-harness';
 import {
 	SandboxSession,
 	failureOf,
@@ -116,17 +116,18 @@ describe('Billing Declaration → Create as an AI agent tool', () => {
 	});
 
 	it('the option is shown on the tool only, off by default, and takes no expression (no $fromAI)', () => {
-		const { properties } = partnerPayroll.description;
-		const option = properties.find((property) => property.name === 'allowAgentToDeclare');
+		const option = partnerPayroll.description.properties.find(
+			({ name }) => name === 'allowAgentToDeclare',
+		);
 		expect(option).toMatchObject({ type: 'boolean', default: false, noDataExpression: true });
-		const shownOn = (name: string) =>
-			NodeHelpers.displayParameter(
-				{ resource: 'billingDeclaration', operation: 'create' },
-				option!,
-				null,
-				{ ...partnerPayroll.description, name },
-			);
-		expect(shownOn('partnerPayrollTool')).toBe(true);
-		expect(shownOn('partnerPayroll')).toBe(false);
+		expect(
+			shownOnToolAndNode(partnerPayroll, 'allowAgentToDeclare', {
+				resource: 'billingDeclaration',
+				operation: 'create',
+			}),
+		).toEqual({
+			tool: true,
+			node: false,
+		});
 	});
 });

@@ -1,12 +1,8 @@
-import {
-	NodeHelpers,
-	type ICredentialDataDecryptedObject,
-	type INodeParameters,
-} from 'n8n-workflow';
+import { type ICredentialDataDecryptedObject, type INodeParameters } from 'n8n-workflow';
 
 import { bindToken } from '../../../../../credentials/partnerCompanies';
 import { partnerPayroll, runPartnerPayroll } from '../../../../support/fixtures';
-import { runAsTool } from '../../../../support/n8n-harness';
+import { runAsTool, shownOnToolAndNode } from '../../../../support/n8n-harness';
 import { FakeN8nApi, N8N_API_KEY } from '../../../PartnerPayrollConnectTrigger/connectHarness';
 
 // Partner Credential → Remove Company as an AI agent's tool: a removed row's token is gone (the company
@@ -25,20 +21,15 @@ const rows = ['FR1001', 'FR1002'].map((companyId) => ({
 	accessToken: bindToken(companyId, `token-of-${companyId}`),
 }));
 
-beforeEach(() => {
-	n8n.credentials.set(PARTNER_ID, {
-		name: 'Partner',
-		type: 'partnerPayrollPartnerApi',
-		data: {
-			baseUrl: 'https://api.payroll.example/v1',
-			authServerUrl: 'https://auth.payroll.example/oauth',
-			clientId: 'partner-client',
-			clientSecret: 'partner-secret',
-			companies: { company: rows },
-		},
-	});
-	n8n.requests.length = 0;
-});
+beforeEach(() =>
+	n8n.storePartnerCredential(PARTNER_ID, {
+		baseUrl: 'https://api.payroll.example/v1',
+		authServerUrl: 'https://auth.payroll.example/oauth',
+		clientId: 'partner-client',
+		clientSecret: 'partner-secret',
+		companies: { company: rows },
+	}),
+);
 
 /** The node's credentials as n8n gives them: the Partner API credential as the fake n8n stores it now. */
 function credentials(): Record<string, ICredentialDataDecryptedObject> {
@@ -107,17 +98,17 @@ describe('Partner Credential → Remove Company as an AI agent tool', () => {
 
 	it('the option is shown on the tool only, off by default, and takes no expression (no $fromAI)', () => {
 		const option = partnerPayroll.description.properties.find(
-			(property) => property.name === 'allowAgentToRemoveCompanies',
+			({ name }) => name === 'allowAgentToRemoveCompanies',
 		);
 		expect(option).toMatchObject({ type: 'boolean', default: false, noDataExpression: true });
-		const shownOn = (name: string) =>
-			NodeHelpers.displayParameter(
-				{ resource: 'partnerCredential', operation: 'removeCompany' },
-				option!,
-				null,
-				{ ...partnerPayroll.description, name },
-			);
-		expect(shownOn('partnerPayrollTool')).toBe(true);
-		expect(shownOn('partnerPayroll')).toBe(false);
+		expect(
+			shownOnToolAndNode(partnerPayroll, 'allowAgentToRemoveCompanies', {
+				resource: 'partnerCredential',
+				operation: 'removeCompany',
+			}),
+		).toEqual({
+			tool: true,
+			node: false,
+		});
 	});
 });
