@@ -61,13 +61,15 @@ export function askedBeforeAgentWrites(operation: Operation, write: AgentWrite):
 				description: `Turn on "${displayName}" in the tool node "${context.getNode().name}" to let the agent ${write.action}, and put the tool behind n8n's human review (a human-in-the-loop tool between it and the agent) so that a person approves ${write.approves}.`,
 			},
 		);
+	const { prepare } = operation;
 	return {
 		...operation,
 		fields: [...operation.fields, permissionField(operation, write)],
-		async prepare(itemIndices, connection) {
-			if (refused(this, 0)) return;
-			await operation.prepare?.call(this, itemIndices, connection);
-		},
+		...(prepare && {
+			async prepare(itemIndices, connection) {
+				if (!refused(this, 0)) await prepare.call(this, itemIndices, connection);
+			},
+		}),
 		async execute(itemIndex, connection) {
 			if (refused(this, itemIndex)) throw refusal(this, itemIndex);
 			return await operation.execute.call(this, itemIndex, connection);
