@@ -38,12 +38,19 @@ it(
 		const started = Date.now();
 		let histories = 0;
 		let runs = 0;
+		// Runs whose every message Svix gave up, and those of them the end's polls had to start.
+		let pollOnly = 0;
+		let pollOnlyOwed = 0;
 		await fc.assert(
 			fc.asyncProperty(fc.array(stepArb, { maxLength: 24 }), async (steps: Step[]) => {
 				current = new MergeRunner(`${stub.url}/api/v1`);
 				const run = await current.run(steps);
 				histories += 1;
 				runs += run.runs.length;
+				pollOnly += run.pollOnly.length;
+				pollOnlyOwed += run.pollOnly.filter(
+					(key) => run.current.includes(key) && !run.baseline.includes(key),
+				).length;
 				const found = violations(run);
 				if (found.length) {
 					throw new Error(
@@ -57,7 +64,7 @@ it(
 		);
 		const seconds = Math.round((Date.now() - started) / 1000);
 		print(
-			`merge model: ${histories} histories, ${runs} runs, 0 violations, ${seconds} s, seed ${SEED}`,
+			`merge model: ${histories} histories, ${runs} runs (${pollOnly} given up by Svix, ${pollOnlyOwed} of them the poll's to start), 0 violations, ${seconds} s, seed ${SEED}`,
 		);
 		const number = (value: number) => value.toLocaleString('en-US');
 		writeReportSectionIfAsked(
