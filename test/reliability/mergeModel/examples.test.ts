@@ -44,3 +44,42 @@ it('a hand-over that fails while a poll runs, then Svix gives up: the next poll 
 	expect(found).toEqual([]);
 	expect(transcript).toContain('started by the poll');
 });
+
+it('a hand-over n8n dropped without an answer: the run stays held until a restart, then the poll starts it once Svix gave up', async () => {
+	const dropped: Step = { step: 'deliver', message: 1, fate: 'dropped' };
+	// The poll fires another month first, so n8n saves its state (the current month not completed yet).
+	const before: Step[] = [
+		poll,
+		complete(0),
+		poll,
+		complete(1),
+		dropped,
+		poll,
+		{ step: 'giveUp', message: 1 },
+	];
+	const held = await historyOf(before);
+	// Without a restart nothing may start it (n8n may still create that execution): the known limit.
+	expect(held.run.held).toHaveLength(1);
+	expect(held.run.started.size).toBe(1);
+	expect(held.found).toEqual([]);
+
+	const restarted = await historyOf([...before, { step: 'restart' }]);
+	expect(restarted.run.held).toEqual([]);
+	expect(restarted.found).toEqual([]);
+	expect(restarted.run.started.size).toBe(2);
+	expect(restarted.transcript).toMatch(/started by the poll: payroll:FR1001:202611/);
+});
+
+it('the sender gave up waiting but n8n created the execution, then Svix gives up: started once, by the webhook', async () => {
+	const { run, found, transcript } = await historyOf([
+		poll,
+		complete(),
+		{ step: 'deliver', message: 0, fate: 'senderGaveUp' },
+		giveUp,
+		poll,
+	]);
+	expect(run.pollOnly).toHaveLength(1);
+	expect(found).toEqual([]);
+	expect(transcript).toContain('started by the webhook');
+	expect(transcript).not.toContain('started by the poll');
+});
