@@ -14,7 +14,13 @@ import type { Connection } from '../shared/connection';
 import { credentialTests } from '../shared/credentialTest';
 import { asNodeError } from '../shared/errors';
 import { listPartnerCompanies } from '../shared/partnerCompanyList';
-import { RUNS_FIELD, adoptStoredRuns, claimItems, storableRuns } from '../shared/runClaims';
+import {
+	RUNS_FIELD,
+	adoptStoredRuns,
+	claimItems,
+	releasePollHolds,
+	storableRuns,
+} from '../shared/runClaims';
 import { newDocumentEvent } from './events/newDocument';
 import { payrollCompletedEvent } from './events/payrollCompleted';
 import {
@@ -144,6 +150,8 @@ export class PartnerPayrollTrigger implements INodeType {
 			);
 			return null;
 		} finally {
+			// Runs the poll held but did not return (its result dropped, or it failed) are free again.
+			releasePollHolds(this);
 			endPoll(trigger, ticket);
 		}
 	}
@@ -160,7 +168,7 @@ function claimedRuns(
 ): INodeExecutionData[] {
 	const workflowId = context.getWorkflow().id ?? '';
 	adoptStoredRuns(workflowId, store[RUNS_FIELD]);
-	const items = claimItems(workflowId, found, Date.now());
+	const items = claimItems(workflowId, found, Date.now(), context);
 	if (items.length < found.length) {
 		context.logger.debug(
 			`Partner Payroll Trigger: ${found.length - items.length} run(s) were already started by another Partner Payroll trigger of this workflow`,

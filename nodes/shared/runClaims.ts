@@ -22,7 +22,7 @@ export const RUNS_KEPT = 3000;
 /** A workflow's runs by run key (`runKeyOf`): started (→ when, in claim order), and held while n8n starts them. */
 interface WorkflowRuns {
 	started: Map<string, number>;
-	/** Run keys of webhook deliveries n8n is still turning into executions. */
+	/** Run keys of webhook deliveries n8n is still turning into executions, and of a poll's runs until it returns. */
 	held: Set<string>;
 }
 
@@ -96,6 +96,30 @@ export function claimRun(workflowId: string, key: string, nowMs: number): boolea
 	return true;
 }
 
+/** The runs each poll holds (by the poll's context), until it claims them or ends. */
+const pollHolds = new WeakMap<object, { workflowId: string; keys: Set<string> }>();
+
+/**
+ * Holds, for the poll `poll` (its context), a run it counts as fired: a poll checks many companies
+ * and claims their runs only as it returns, and a delivery in between would otherwise take the run
+ * while the poll's state says it fired; if that hand-over then failed for good, no trigger would start
+ * it. False when a trigger of this workflow started or holds it.
+ */
+export function holdRunForPoll(poll: object, workflowId: string, key: string): boolean {
+	if (!holdRun(workflowId, key)) return false;
+	const holds = pollHolds.get(poll) ?? { workflowId, keys: new Set<string>() };
+	holds.keys.add(key);
+	pollHolds.set(poll, holds);
+	return true;
+}
+
+/** Gives back the runs the poll still holds: it ended without returning them (dropped, failed). */
+export function releasePollHolds(poll: object): void {
+	const holds = pollHolds.get(poll);
+	pollHolds.delete(poll);
+	for (const key of holds?.keys ?? []) releaseRun(holds!.workflowId, key);
+}
+
 /**
  * What a run is claimed by. A payroll run: company, month and end instant to the second, the same
  * whichever trigger saw it (the poll's `executionEndDate` has milliseconds, the webhook's
@@ -116,15 +140,25 @@ export function runKeyOf(json: IDataObject): string | undefined {
 	return typeof json.dedupeKey === 'string' ? json.dedupeKey : undefined;
 }
 
-/** The items whose run this call claimed (an item that is no run, `runKeyOf` none, stays). */
+/**
+ * The items whose run this call claimed (an item that is no run, `runKeyOf` none, stays); `poll`:
+ * the poll returning them, whose own holds (`holdRunForPoll`) become started runs.
+ */
 export function claimItems(
 	workflowId: string,
 	items: INodeExecutionData[],
 	nowMs: number,
+	poll?: object,
 ): INodeExecutionData[] {
+	const held = (poll && pollHolds.get(poll)?.keys) ?? new Set<string>();
 	return items.filter((item) => {
 		const key = runKeyOf(item.json);
-		return key === undefined || claimRun(workflowId, key, nowMs);
+		if (key === undefined) return true;
+		if (held.delete(key) && isRunHeld(workflowId, key)) {
+			startRun(workflowId, key, nowMs);
+			return true;
+		}
+		return claimRun(workflowId, key, nowMs);
 	});
 }
 
