@@ -22,8 +22,11 @@ export const RUNS_KEPT = 3000;
 /** A workflow's runs by run key (`runKeyOf`): started (→ when, in claim order), and held while n8n starts them. */
 interface WorkflowRuns {
 	started: Map<string, number>;
-	/** Run keys of webhook deliveries n8n is still turning into executions, and of a poll's runs until it returns. */
-	held: Set<string>;
+	/**
+	 * Run keys held: by a webhook delivery n8n is still turning into an execution (no holder), or by
+	 * a poll until it returns (the poll's own object: n8n gives every poll of an activation one context).
+	 */
+	held: Map<string, object | undefined>;
 }
 
 const runsByWorkflow = new Map<string, WorkflowRuns>();
@@ -31,7 +34,7 @@ const runsByWorkflow = new Map<string, WorkflowRuns>();
 function runsOf(workflowId: string): WorkflowRuns {
 	let runs = runsByWorkflow.get(workflowId);
 	if (!runs) {
-		runs = { started: new Map(), held: new Set() };
+		runs = { started: new Map(), held: new Map() };
 		runsByWorkflow.set(workflowId, runs);
 	}
 	return runs;
@@ -65,7 +68,7 @@ export function adoptStoredRuns(workflowId: string, stored: unknown): void {
 export function holdRun(workflowId: string, key: string): boolean {
 	const runs = runsOf(workflowId);
 	if (runs.started.has(key) || runs.held.has(key)) return false;
-	runs.held.add(key);
+	runs.held.set(key, undefined);
 	return true;
 }
 
@@ -96,28 +99,25 @@ export function claimRun(workflowId: string, key: string, nowMs: number): boolea
 	return true;
 }
 
-/** The runs each poll holds (by the poll's context), until it claims them or ends. */
-const pollHolds = new WeakMap<object, { workflowId: string; keys: Set<string> }>();
-
 /**
- * Holds, for the poll `poll` (its context), a run it counts as fired: a poll checks many companies
+ * Holds, for the poll `poll` (an object of that poll alone), a run it counts as fired: a poll checks many companies
  * and claims their runs only as it returns, and a delivery in between would otherwise take the run
  * while the poll's state says it fired; if that hand-over then failed for good, no trigger would start
  * it. False when a trigger of this workflow started or holds it.
  */
 export function holdRunForPoll(poll: object, workflowId: string, key: string): boolean {
 	if (!holdRun(workflowId, key)) return false;
-	const holds = pollHolds.get(poll) ?? { workflowId, keys: new Set<string>() };
-	holds.keys.add(key);
-	pollHolds.set(poll, holds);
+	runsOf(workflowId).held.set(key, poll);
 	return true;
 }
 
-/** Gives back the runs the poll still holds: it ended without returning them (dropped, failed). */
-export function releasePollHolds(poll: object): void {
-	const holds = pollHolds.get(poll);
-	pollHolds.delete(poll);
-	for (const key of holds?.keys ?? []) releaseRun(holds!.workflowId, key);
+/**
+ * Gives back the runs the poll still holds: it ended without returning them (its result dropped, or
+ * it failed), or a newer poll of the trigger made it drop its result (it may never settle).
+ */
+export function releasePollHolds(workflowId: string, poll: object): void {
+	const held = runsByWorkflow.get(workflowId)?.held;
+	for (const [key, holder] of held ?? []) if (holder === poll) held!.delete(key);
 }
 
 /**
@@ -150,12 +150,12 @@ export function claimItems(
 	nowMs: number,
 	poll?: object,
 ): INodeExecutionData[] {
-	const held = (poll && pollHolds.get(poll)?.keys) ?? new Set<string>();
+	const runs = runsOf(workflowId);
 	return items.filter((item) => {
 		const key = runKeyOf(item.json);
 		if (key === undefined) return true;
-		if (held.delete(key) && isRunHeld(workflowId, key)) {
-			startRun(workflowId, key, nowMs);
+		if (poll !== undefined && runs.held.get(key) === poll) {
+			start(runs, key, nowMs);
 			return true;
 		}
 		return claimRun(workflowId, key, nowMs);

@@ -128,7 +128,7 @@ function holdFiredRuns(company: CompanyInPoll, items: INodeExecutionData[]) {
 	const workflowId = company.context.getWorkflow().id ?? '';
 	for (const item of items) {
 		const key = runKeyOf(item.json);
-		if (key !== undefined) holdRunForPoll(company.context, workflowId, key);
+		if (key !== undefined) holdRunForPoll(company.budget, workflowId, key);
 	}
 }
 

@@ -54,8 +54,11 @@ describe('run claims', () => {
 		expect(claimItems('wf', items, NOW, {})).toEqual([]);
 		expect(claimItems('wf', items, NOW, poll)).toEqual(items.slice(0, 1));
 		expect(isRunStarted('wf', 'run-1')).toBe(true);
+		// Another poll that ends gives back only its own holds.
+		releasePollHolds('wf', {});
+		expect(isRunHeld('wf', 'run-3')).toBe(true);
 		// The poll ends: a hold it did not return is given back, the webhook's stays.
-		releasePollHolds(poll);
+		releasePollHolds('wf', poll);
 		expect(isRunHeld('wf', 'run-3')).toBe(false);
 		expect(isRunHeld('wf', 'run-2')).toBe(true);
 		expect(claimItems('wf', items, NOW, poll)).toEqual([]);
