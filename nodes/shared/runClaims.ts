@@ -100,10 +100,10 @@ export function claimRun(workflowId: string, key: string, nowMs: number): boolea
 }
 
 /**
- * Holds, for the poll `poll` (an object of that poll alone), a run it counts as fired: a poll checks many companies
- * and claims their runs only as it returns, and a delivery in between would otherwise take the run
- * while the poll's state says it fired; if that hand-over then failed for good, no trigger would start
- * it. False when a trigger of this workflow started or holds it.
+ * Holds, for the poll `poll` (an object of that poll alone), a run it counts as fired: a poll checks
+ * many companies and claims their runs only as it returns, and a delivery in between would otherwise
+ * take the run while the poll's state says it fired; if that hand-over then failed for good, no
+ * trigger would start it. False when a trigger of this workflow started or holds it.
  */
 export function holdRunForPoll(poll: object, workflowId: string, key: string): boolean {
 	if (!holdRun(workflowId, key)) return false;
