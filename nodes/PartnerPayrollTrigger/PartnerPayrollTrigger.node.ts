@@ -14,7 +14,13 @@ import type { Connection } from '../shared/connection';
 import { credentialTests } from '../shared/credentialTest';
 import { asNodeError } from '../shared/errors';
 import { listPartnerCompanies } from '../shared/partnerCompanyList';
-import { RUNS_FIELD, adoptStoredRuns, claimItems, storableRuns } from '../shared/runClaims';
+import {
+	RUNS_FIELD,
+	adoptStoredRuns,
+	claimItems,
+	releasePollHolds,
+	storableRuns,
+} from '../shared/runClaims';
 import { newDocumentEvent } from './events/newDocument';
 import { payrollCompletedEvent } from './events/payrollCompleted';
 import {
@@ -110,6 +116,8 @@ export class PartnerPayrollTrigger implements INodeType {
 			this.logger.debug('Partner Payroll Trigger: the previous poll is still running, skipping');
 			return null;
 		}
+		const workflowId = this.getWorkflow().id ?? '';
+		replacePoll(trigger, workflowId, budget);
 		const dropsResult = () => {
 			if (isCurrentPoll(trigger, ticket)) return false;
 			this.logger.debug(
@@ -132,7 +140,7 @@ export class PartnerPayrollTrigger implements INodeType {
 			}
 			if (result.stopped) this.logger.warn(`Partner Payroll Trigger: ${result.stopped}`);
 			else endOutage(trigger);
-			const items = claimedRuns(this, store, result.items);
+			const items = claimedRuns(this, store, result.items, budget);
 			return items.length ? [items] : null;
 		} catch (error) {
 			if (!isCurrentPoll(trigger, ticket)) return null;
@@ -144,23 +152,41 @@ export class PartnerPayrollTrigger implements INodeType {
 			);
 			return null;
 		} finally {
+			// Runs the poll held but did not return (its result dropped, or it failed) are free again.
+			releasePollHolds(workflowId, budget);
+			if (pollOf.get(trigger) === budget) pollOf.delete(trigger);
 			endPoll(trigger, ticket);
 		}
 	}
 }
 
+/** The poll (its budget, one per poll) of each trigger that last got a ticket: the one whose result counts. */
+const pollOf = new Map<string, PollBudget>();
+
+/**
+ * A poll that gets a ticket makes any earlier poll of the trigger still running drop its result:
+ * the runs that one holds (`holdRunForPoll`) are given back now, as it may never settle.
+ */
+function replacePoll(trigger: string, workflowId: string, poll: PollBudget): void {
+	const earlier = pollOf.get(trigger);
+	if (earlier) releasePollHolds(workflowId, earlier);
+	pollOf.set(trigger, poll);
+}
+
 /**
  * The items whose run no other Partner Payroll trigger of the workflow started (the webhook trigger
- * may have), claimed; the claims are stored with the poll's state, which n8n saves with these items.
+ * may have), claimed, the runs `poll` held included; the claims are stored with the poll's state,
+ * which n8n saves with these items.
  */
 function claimedRuns(
 	context: IPollFunctions,
 	store: IDataObject,
 	found: INodeExecutionData[],
+	poll: PollBudget,
 ): INodeExecutionData[] {
 	const workflowId = context.getWorkflow().id ?? '';
 	adoptStoredRuns(workflowId, store[RUNS_FIELD]);
-	const items = claimItems(workflowId, found, Date.now());
+	const items = claimItems(workflowId, found, Date.now(), poll);
 	if (items.length < found.length) {
 		context.logger.debug(
 			`Partner Payroll Trigger: ${found.length - items.length} run(s) were already started by another Partner Payroll trigger of this workflow`,

@@ -22,8 +22,11 @@ export const RUNS_KEPT = 3000;
 /** A workflow's runs by run key (`runKeyOf`): started (→ when, in claim order), and held while n8n starts them. */
 interface WorkflowRuns {
 	started: Map<string, number>;
-	/** Run keys of webhook deliveries n8n is still turning into executions. */
-	held: Set<string>;
+	/**
+	 * Run keys held: by a webhook delivery n8n is still turning into an execution (no holder), or by
+	 * a poll until it returns (the poll's own object: n8n gives every poll of an activation one context).
+	 */
+	held: Map<string, object | undefined>;
 }
 
 const runsByWorkflow = new Map<string, WorkflowRuns>();
@@ -31,7 +34,7 @@ const runsByWorkflow = new Map<string, WorkflowRuns>();
 function runsOf(workflowId: string): WorkflowRuns {
 	let runs = runsByWorkflow.get(workflowId);
 	if (!runs) {
-		runs = { started: new Map(), held: new Set() };
+		runs = { started: new Map(), held: new Map() };
 		runsByWorkflow.set(workflowId, runs);
 	}
 	return runs;
@@ -65,7 +68,7 @@ export function adoptStoredRuns(workflowId: string, stored: unknown): void {
 export function holdRun(workflowId: string, key: string): boolean {
 	const runs = runsOf(workflowId);
 	if (runs.started.has(key) || runs.held.has(key)) return false;
-	runs.held.add(key);
+	runs.held.set(key, undefined);
 	return true;
 }
 
@@ -97,6 +100,27 @@ export function claimRun(workflowId: string, key: string, nowMs: number): boolea
 }
 
 /**
+ * Holds, for the poll `poll` (an object of that poll alone), a run it counts as fired: a poll checks
+ * many companies and claims their runs only as it returns, and a delivery in between would otherwise
+ * take the run while the poll's state says it fired; if that hand-over then failed for good, no
+ * trigger would start it. False when a trigger of this workflow started or holds it.
+ */
+export function holdRunForPoll(poll: object, workflowId: string, key: string): boolean {
+	if (!holdRun(workflowId, key)) return false;
+	runsOf(workflowId).held.set(key, poll);
+	return true;
+}
+
+/**
+ * Gives back the runs the poll still holds: it ended without returning them (its result dropped, or
+ * it failed), or a newer poll of the trigger made it drop its result (it may never settle).
+ */
+export function releasePollHolds(workflowId: string, poll: object): void {
+	const held = runsByWorkflow.get(workflowId)?.held;
+	for (const [key, holder] of held ?? []) if (holder === poll) held!.delete(key);
+}
+
+/**
  * What a run is claimed by. A payroll run: company, month and end instant to the second, the same
  * whichever trigger saw it (the poll's `executionEndDate` has milliseconds, the webhook's
  * `effectiveDate` is written to the second): not the `dedupeKey`, which names the month alone for
@@ -116,15 +140,25 @@ export function runKeyOf(json: IDataObject): string | undefined {
 	return typeof json.dedupeKey === 'string' ? json.dedupeKey : undefined;
 }
 
-/** The items whose run this call claimed (an item that is no run, `runKeyOf` none, stays). */
+/**
+ * The items whose run this call claimed (an item that is no run, `runKeyOf` none, stays); `poll`:
+ * the poll returning them, whose own holds (`holdRunForPoll`) become started runs.
+ */
 export function claimItems(
 	workflowId: string,
 	items: INodeExecutionData[],
 	nowMs: number,
+	poll?: object,
 ): INodeExecutionData[] {
+	const runs = runsOf(workflowId);
 	return items.filter((item) => {
 		const key = runKeyOf(item.json);
-		return key === undefined || claimRun(workflowId, key, nowMs);
+		if (key === undefined) return true;
+		if (poll !== undefined && runs.held.get(key) === poll) {
+			start(runs, key, nowMs);
+			return true;
+		}
+		return claimRun(workflowId, key, nowMs);
 	});
 }
 

@@ -3,7 +3,7 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { PartnerPayrollApiError } from '../../shared/apiError';
 import { parameterError } from '../../shared/errors';
 import { fetchPayrollStatus, type PayrollStatusAnswer } from '../../shared/payrollStatus';
-import { isRunHeld, runKeyOf } from '../../shared/runClaims';
+import { holdRunForPoll, isRunHeld, runKeyOf } from '../../shared/runClaims';
 import {
 	currentMonthIn,
 	parseSpecificMonths,
@@ -102,6 +102,7 @@ export async function checkPayrolls(
 			transition.isRerun,
 		),
 	);
+	holdFiredRuns(company, items);
 	return { companyState: state, items, stopped };
 }
 
@@ -115,6 +116,19 @@ function setAsideHeldRuns(company: CompanyInPoll, answers: Record<string, Payrol
 	for (const [month, answer] of Object.entries(answers)) {
 		const key = runKeyOf({ ...answer, companyId: company.companyId, month });
 		if (key !== undefined && isRunHeld(workflowId, key)) delete answers[month];
+	}
+}
+
+/**
+ * Holds the runs this check counts as fired until the poll returns them (in the same step as
+ * `setAsideHeldRuns`): a delivery that comes meanwhile is answered "retry later" instead of taking a
+ * run that this poll's state already says fired.
+ */
+function holdFiredRuns(company: CompanyInPoll, items: INodeExecutionData[]) {
+	const workflowId = company.context.getWorkflow().id ?? '';
+	for (const item of items) {
+		const key = runKeyOf(item.json);
+		if (key !== undefined) holdRunForPoll(company.budget, workflowId, key);
 	}
 }
 

@@ -4,7 +4,10 @@ import {
 	claimItems,
 	claimRun,
 	holdRun,
+	holdRunForPoll,
+	isRunHeld,
 	isRunStarted,
+	releasePollHolds,
 	releaseRun,
 	runKeyOf,
 	startRun,
@@ -36,6 +39,29 @@ describe('run claims', () => {
 		expect(holdRun('wf', 'run-3')).toBe(true);
 		expect(holdRun('wf', 'run-3')).toBe(false);
 		expect(isRunStarted('wf', 'run-3')).toBe(false);
+	});
+
+	it("a poll's holds: its own runs start as it returns them, another's stay taken, the rest are free when it ends", () => {
+		const poll = {};
+		const items = ['run-1', 'run-2'].map((dedupeKey) => ({ json: { dedupeKey } }));
+		expect(holdRunForPoll(poll, 'wf', 'run-1')).toBe(true);
+		expect(holdRunForPoll(poll, 'wf', 'run-3')).toBe(true);
+		// A delivery meanwhile: the run is taken ("retry later"), as another poll's check finds it held.
+		expect(holdRun('wf', 'run-1')).toBe(false);
+		expect(holdRunForPoll({}, 'wf', 'run-1')).toBe(false);
+		expect(holdRun('wf', 'run-2')).toBe(true);
+		// Another poll (or none) cannot take the poll's hold; the poll itself starts it.
+		expect(claimItems('wf', items, NOW, {})).toEqual([]);
+		expect(claimItems('wf', items, NOW, poll)).toEqual(items.slice(0, 1));
+		expect(isRunStarted('wf', 'run-1')).toBe(true);
+		// Another poll that ends gives back only its own holds.
+		releasePollHolds('wf', {});
+		expect(isRunHeld('wf', 'run-3')).toBe(true);
+		// The poll ends: a hold it did not return is given back, the webhook's stays.
+		releasePollHolds('wf', poll);
+		expect(isRunHeld('wf', 'run-3')).toBe(false);
+		expect(isRunHeld('wf', 'run-2')).toBe(true);
+		expect(claimItems('wf', items, NOW, poll)).toEqual([]);
 	});
 
 	it('adopts the runs a stored table holds, and ignores a table of another shape', () => {

@@ -25,8 +25,12 @@ import { clock } from '../triggerModel/clock';
 // n8n saves the request's whole copy after creating the execution (with n8n 2.40's cleared change
 // mark); the poll works on the copy its activation loaded and n8n saves it whole after a poll that
 // returned items; the last save wins. At the end Svix delivers every message still failing (its
-// retries last about 28 hours) and the poll runs twice. The promise: every run starts the workflow
-// exactly once.
+// retries last about 28 hours) and the poll runs twice. Svix may also give up on a failing message
+// (its schedule ends, or it disables the endpoint after 5 days of failures): from then on it is never
+// delivered again, so only the poll, the safety net, can start its run. The promise: every run starts
+// the workflow exactly once; a run whose every message Svix gave up starts at most once, and exactly
+// once when it is its month's status at the end (the only run a poll can see), unless the poll saw it
+// first as already completed (its baseline, which fires nothing by the poll's own promise).
 
 export const COMPANY = 'FR1001';
 /** The previous and the current month at the start of every history. */
@@ -34,13 +38,21 @@ export const MONTHS = ['202610', '202611'] as const;
 const START = Date.parse('2026-11-20T10:00:00.000Z');
 const WORKFLOW_ID = 'test-workflow';
 
-export type Fate = 'delivered' | 'lost' | 'notCreated' | 'senderGaveUp' | 'duringPoll';
+export type Fate =
+	| 'delivered'
+	| 'lost'
+	| 'notCreated'
+	| 'senderGaveUp'
+	| 'duringPoll'
+	| 'failedDuringPoll'
+	| 'dropped';
 
 export type Step =
 	| { step: 'complete'; month: 0 | 1; milliseconds: number }
 	| { step: 'revert'; month: 0 | 1; announced: boolean }
 	| { step: 'deliver'; message: number; fate: Fate }
 	| { step: 'replay'; message: number }
+	| { step: 'giveUp'; message: number }
 	| { step: 'poll' }
 	| { step: 'restart' }
 	| { step: 'clock'; minutes: number };
@@ -59,9 +71,18 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
 	fc.record({
 		step: fc.constant('deliver' as const),
 		message: fc.nat(9),
-		fate: fc.constantFrom<Fate>('delivered', 'lost', 'notCreated', 'senderGaveUp', 'duringPoll'),
+		fate: fc.constantFrom<Fate>(
+			'delivered',
+			'lost',
+			'notCreated',
+			'senderGaveUp',
+			'duringPoll',
+			'failedDuringPoll',
+			'dropped',
+		),
 	}),
 	fc.record({ step: fc.constant('replay' as const), message: fc.nat(9) }),
+	fc.record({ step: fc.constant('giveUp' as const), message: fc.nat(9) }),
 	fc.constant({ step: 'poll' as const }),
 	fc.constant({ step: 'restart' as const }),
 	fc.record({ step: fc.constant('clock' as const), minutes: fc.integer({ min: 1, max: 90 }) }),
@@ -69,10 +90,14 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
 
 interface Message {
 	id: string;
+	/** The run it announces (runKeyOf). */
+	run: string;
 	month: string;
 	end: string;
-	/** Svix still retries it: no attempt was answered 2xx. */
+	/** No attempt was answered 2xx. */
 	failing: boolean;
+	/** Svix stopped retrying it while it was failing: only a replay from the portal sends it again. */
+	givenUp: boolean;
 }
 
 export interface MergeRun {
@@ -80,6 +105,14 @@ export interface MergeRun {
 	runs: string[];
 	/** How often each run started the workflow. */
 	started: Map<string, number>;
+	/** The runs whose every message Svix gave up: only the poll (or a replay) can start them. */
+	pollOnly: string[];
+	/** Each month's run at the service at the end (its payroll status). */
+	current: string[];
+	/** The runs the poll's state records as the month's run without having fired them (a baseline). */
+	baseline: string[];
+	/** Runs whose hand-over n8n dropped without any answer and that no restart freed since. */
+	held: string[];
 	transcript: string[];
 }
 
@@ -93,6 +126,8 @@ export class MergeRunner {
 	private webhook!: WebhookWorkflow;
 	private poll!: TriggerPoller;
 	private nextMessage = 1;
+	/** Runs whose hand-over n8n dropped without an answer since the last restart. */
+	private readonly heldUntilRestart = new Set<string>();
 
 	constructor(private readonly baseUrl: string) {}
 
@@ -115,23 +150,56 @@ export class MergeRunner {
 			);
 			this.activatePoll();
 			for (const step of steps) await this.step(step);
-			// Svix's retries: every message still failing is delivered once the holds have lapsed.
+			// Svix's retries: every message still failing is delivered once the holds have lapsed, but
+			// those it gave up on.
 			clock.advance(2 * IN_FLIGHT_MAX_MS);
-			for (const message of this.messages.filter((sent) => sent.failing)) {
+			for (const message of this.messages.filter(retried)) {
 				await this.deliver(message, 'delivered');
 			}
 			await this.pollOnce();
 			await this.pollOnce();
-			return { runs: this.runs, started: this.started, transcript: this.transcript };
+			return { ...this.outcome(), transcript: this.transcript };
 		} finally {
 			clock.uninstall();
 		}
 	}
 
-	private send(month: string, effectiveDate: string): Message {
-		const message = { id: `msg_${this.nextMessage++}`, month, end: effectiveDate, failing: true };
+	private send(month: string, end: string): Message {
+		const message: Message = {
+			id: `msg_${this.nextMessage++}`,
+			run: runKey(month, end),
+			month,
+			end: end.replace(/\.\d{3}Z$/, '+00:00'),
+			failing: true,
+			givenUp: false,
+		};
 		this.messages.push(message);
 		return message;
+	}
+
+	private outcome(): Omit<MergeRun, 'transcript'> {
+		const pollOnly = this.runs.filter((run) =>
+			this.messages.filter((sent) => sent.run === run).every((sent) => sent.givenUp),
+		);
+		const current = [...this.monthRuns.entries()].flatMap(([month, ends]) =>
+			ends.length ? [runKey(month, ends.at(-1)!)] : [],
+		);
+		const payroll = (this.poll.state().payrollCompleted as IDataObject | undefined)?.companies as
+			| Record<string, { months: IDataObject; fired: IDataObject }>
+			| undefined;
+		const known = payroll?.[COMPANY];
+		const baseline = current.filter((run) => {
+			const month = run.split(':')[2];
+			const seen = (known?.months[month] as IDataObject | undefined)?.executionEndDate;
+			const fired = known?.fired[month];
+			return (
+				typeof seen === 'string' &&
+				sameSecond(seen, run) &&
+				!(typeof fired === 'string' && sameSecond(fired, run))
+			);
+		});
+		const held = [...this.heldUntilRestart];
+		return { runs: this.runs, started: this.started, pollOnly, current, baseline, held };
 	}
 
 	private activatePoll(): void {
@@ -190,6 +258,18 @@ export class MergeRunner {
 			case 'duringPoll':
 				await this.pollOnce();
 				break;
+			case 'failedDuringPoll':
+				// A poll runs while n8n creates the execution, which then fails (an error answer).
+				await this.pollOnce();
+				this.handOver(answer, false);
+				return;
+			case 'dropped':
+				// The sender closed the connection and n8n never created the execution: its error answer
+				// reached nobody, so the trigger never learns the outcome (held until n8n restarts).
+				answer.response.senderGaveUp();
+				this.handOver(answer, false, false);
+				this.heldUntilRestart.add(message.run);
+				return;
 		}
 		this.handOver(answer, true);
 		message.failing = false;
@@ -204,10 +284,9 @@ export class MergeRunner {
 				// second, with an offset (its public example: 2023-01-30T13:02:33+00:00).
 				const endMs = clock.now() + step.milliseconds;
 				const end = new Date(endMs).toISOString();
-				const effectiveDate = end.replace(/\.\d{3}Z$/, '+00:00');
 				this.monthRuns.set(month, [...(this.monthRuns.get(month) ?? []), end]);
-				this.runs.push(`payroll:${COMPANY}:${month}:${end.replace(/\.\d{3}Z$/, '.000Z')}`);
-				const message = this.send(month, effectiveDate);
+				this.runs.push(runKey(month, end));
+				const message = this.send(month, end);
 				this.transcript.push(`service: ${month} completed, end ${end}, message ${message.id}`);
 				return;
 			}
@@ -223,7 +302,7 @@ export class MergeRunner {
 					`service: ${month}'s run ${ends.at(-1)} deleted, back to ${back ?? 'not completed'}`,
 				);
 				if (back && step.announced) {
-					const message = this.send(month, back.replace(/\.\d{3}Z$/, '+00:00'));
+					const message = this.send(month, back);
 					this.transcript.push(
 						`    the service sends the run it went back to again: ${message.id}`,
 					);
@@ -231,8 +310,17 @@ export class MergeRunner {
 				return;
 			}
 			case 'deliver': {
-				const failing = this.messages.filter((sent) => sent.failing);
+				const failing = this.messages.filter(retried);
 				if (failing.length) await this.deliver(failing[step.message % failing.length], step.fate);
+				return;
+			}
+			case 'giveUp': {
+				// Svix's schedule for the message ended (or it disabled the endpoint): no more retries.
+				const failing = this.messages.filter(retried);
+				if (!failing.length) return;
+				const message = failing[step.message % failing.length];
+				message.givenUp = true;
+				this.transcript.push(`svix gives up on ${message.id} (${message.month} ${message.end})`);
 				return;
 			}
 			case 'replay': {
@@ -247,6 +335,7 @@ export class MergeRunner {
 			case 'restart':
 				this.transcript.push('restart: a new process, the workflow built again from the saved row');
 				newProcess();
+				this.heldUntilRestart.clear();
 				this.activatePoll();
 				return;
 			case 'clock':
@@ -257,10 +346,32 @@ export class MergeRunner {
 	}
 }
 
-/** Every run that did not start exactly once, with how often it started. */
+/** A message Svix still retries: failing, and not given up. */
+const retried = (message: Message) => message.failing && !message.givenUp;
+
+/** The run key of a month's run ending at `end` (the status's form, with milliseconds). */
+const runKey = (month: string, end: string) =>
+	`payroll:${COMPANY}:${month}:${end.replace(/\.\d{3}Z$/, '.000Z')}`;
+
+/** Whether an end date (any form) is the run's end, to the second. */
+const sameSecond = (end: string, run: string) =>
+	new Date(Math.floor(Date.parse(end) / 1000) * 1000).toISOString() ===
+	run.split(':').slice(3).join(':');
+
+/** How often a run must start: once, or at most once for a run only the poll could start and did not see. */
+function mayStartNever(run: MergeRun, key: string): boolean {
+	if (run.held.includes(key)) return true;
+	if (!run.pollOnly.includes(key)) return false;
+	return !run.current.includes(key) || run.baseline.includes(key);
+}
+
+/** Every run that did not start as often as it must, with how often it started. */
 export function violations(run: MergeRun): string[] {
 	const found = run.runs
-		.filter((key) => (run.started.get(key) ?? 0) !== 1)
+		.filter((key) => {
+			const count = run.started.get(key) ?? 0;
+			return count > 1 || (count === 0 && !mayStartNever(run, key));
+		})
 		.map((key) => `${key} started ${run.started.get(key) ?? 0} time(s)`);
 	const phantoms = [...run.started.keys()].filter((key) => !run.runs.includes(key));
 	return [...found, ...phantoms.map((key) => `${key} started but is no run of the service`)];

@@ -1,0 +1,85 @@
+import { startStubService } from '../../support/stub-service';
+import { fakeWait as mockFakeWait } from '../triggerModel/clock';
+import { MergeRunner, violations, type Step } from './mergeRunner';
+
+// Fixed histories of the merge model, run by its runner and checked by its property: the cases where
+// Svix gives up on a message, so that only the poll can start its run.
+
+jest.mock('../../../nodes/shared/wait', () => ({
+	wait: async (ms: number, signal?: AbortSignal) => await mockFakeWait(ms, signal),
+}));
+
+let stub: { url: string; close(): Promise<void> };
+let current: MergeRunner | undefined;
+
+beforeAll(async () => {
+	stub = await startStubService((request) => {
+		const month = /\/companies\/[^/]+\/payroll-status$/.test(request.path)
+			? request.query.date
+			: undefined;
+		if (!current || !month) return { status: 404, json: { error: 'Not found' } };
+		return { status: 200, json: current.status(month) };
+	});
+});
+afterAll(async () => await stub.close());
+
+async function historyOf(steps: Step[]) {
+	current = new MergeRunner(`${stub.url}/api/v1`);
+	const run = await current.run(steps);
+	return { run, found: violations(run), transcript: run.transcript.join('\n') };
+}
+
+const poll: Step = { step: 'poll' };
+const complete = (month: 0 | 1 = 0): Step => ({ step: 'complete', month, milliseconds: 250 });
+const giveUp: Step = { step: 'giveUp', message: 0 };
+
+it('a hand-over that fails while a poll runs, then Svix gives up: the next poll starts the run', async () => {
+	const { run, found, transcript } = await historyOf([
+		poll,
+		complete(),
+		{ step: 'deliver', message: 0, fate: 'failedDuringPoll' },
+		giveUp,
+	]);
+	expect(run.pollOnly).toHaveLength(1);
+	expect(found).toEqual([]);
+	expect(transcript).toContain('started by the poll');
+});
+
+it('a hand-over n8n dropped without an answer: the run stays held until a restart, then the poll starts it once Svix gave up', async () => {
+	const dropped: Step = { step: 'deliver', message: 1, fate: 'dropped' };
+	// The poll fires another month first, so n8n saves its state (the current month not completed yet).
+	const before: Step[] = [
+		poll,
+		complete(0),
+		poll,
+		complete(1),
+		dropped,
+		poll,
+		{ step: 'giveUp', message: 1 },
+	];
+	const held = await historyOf(before);
+	// Without a restart nothing may start it (n8n may still create that execution): the known limit.
+	expect(held.run.held).toHaveLength(1);
+	expect(held.run.started.size).toBe(1);
+	expect(held.found).toEqual([]);
+
+	const restarted = await historyOf([...before, { step: 'restart' }]);
+	expect(restarted.run.held).toEqual([]);
+	expect(restarted.found).toEqual([]);
+	expect(restarted.run.started.size).toBe(2);
+	expect(restarted.transcript).toMatch(/started by the poll: payroll:FR1001:202611/);
+});
+
+it('the sender gave up waiting but n8n created the execution, then Svix gives up: started once, by the webhook', async () => {
+	const { run, found, transcript } = await historyOf([
+		poll,
+		complete(),
+		{ step: 'deliver', message: 0, fate: 'senderGaveUp' },
+		giveUp,
+		poll,
+	]);
+	expect(run.pollOnly).toHaveLength(1);
+	expect(found).toEqual([]);
+	expect(transcript).toContain('started by the webhook');
+	expect(transcript).not.toContain('started by the poll');
+});
