@@ -152,7 +152,7 @@ function createWebhooks(settingsOverrides = {}, { onChange = () => {} } = {}) {
     const { endpoint, message } = delivery;
     const timestamp = String(Math.floor(Date.now() / 1000) + message.timestampOffsetSeconds);
     const prefix = endpoint.headers;
-    const record = { messageId: message.id, endpointId: endpoint.id, url: endpoint.url, attempt: number, at: new Date().toISOString(), status: null, error: null, durationMs: null, body: JSON.parse(message.body) };
+    const record = { messageId: message.id, endpointId: endpoint.id, url: endpoint.url, attempt: number, at: new Date().toISOString(), status: null, response: null, error: null, durationMs: null, body: JSON.parse(message.body) };
     const started = performance.now();
     keep(attempts, record, MAX_ATTEMPTS_KEPT);
     let aborted = false;
@@ -170,7 +170,8 @@ function createWebhooks(settingsOverrides = {}, { onChange = () => {} } = {}) {
       });
       record.status = response.status;
       aborted = response.headers.get('webhook-delivery') === 'abort-message';
-      await response.arrayBuffer();
+      // As Svix's portal shows an attempt's response: what the receiver said, cut short.
+      record.response = (await response.text()).slice(0, 500);
     } catch (error) {
       record.error = error.message;
     }

@@ -271,7 +271,15 @@ it('a message sent while n8n restarts is delivered by the retry, once', async ()
 		{ endpointId: rerunEndpoint, state: 'delivered', attempts: expect.any(Number) },
 	]);
 	expect((await attemptsOf(sent.id)).at(-1).status).toBe(200);
-	expect(await itemsAfterQuiet(RERUN, ofCompanyMonth('FR1001', '202608'), 1)).toHaveLength(1);
+	const items = await itemsAfterQuiet(RERUN, ofCompanyMonth('FR1001', '202608'), 1);
+	if (items.length !== 1) {
+		// What each attempt was answered, and the workflow's executions: a lost run or a slow one.
+		const executions = (await api.executions(RERUN.id, { includeData: false })).map(
+			({ id, status, startedAt, stoppedAt }) => ({ id, status, startedAt, stoppedAt }),
+		);
+		const attempts = (await attemptsOf(sent.id)).map(({ at, status, response, error }) => ({ at, status, response, error }));
+		throw new Error(`${items.length} items of FR1001 202608; attempts ${JSON.stringify(attempts)}; executions ${JSON.stringify(executions)}`);
+	}
 });
 
 it('after the restart, events delivered before it stay recorded (static data): re-sends start nothing', async () => {
