@@ -7,6 +7,7 @@ import {
 	restoreClock,
 	setClock,
 	snapshot,
+	stubPartnerCredentials,
 	type TriggerPoller,
 } from './PartnerPayrollTrigger/triggerHarness';
 import {
@@ -47,21 +48,7 @@ async function partnerWorkflow(beforeAnswer: Answer) {
 	});
 	const poll: TriggerPoller = createTrigger(
 		{ event: 'payrollCompleted', months: 'current' },
-		{
-			partnerPayrollPartnerApi: {
-				baseUrl: `${service.url}/api/v1`,
-				authServerUrl: `${service.url}/oauth`,
-				clientId: 'stub-client',
-				clientSecret: '',
-				companies: {
-					company: COMPANIES.map((companyId) => ({
-						companyId,
-						label: companyId,
-						accessToken: `${companyId}:stub`,
-					})),
-				},
-			},
-		},
+		stubPartnerCredentials(service.url, COMPANIES),
 		{ staticData: snapshot(webhook.staticData), timezone: 'UTC' },
 	);
 	const started: string[] = [];

@@ -49,6 +49,28 @@ export function createTrigger(
 }
 
 /** A deep, plain copy: static data is a proxy n8n watches for changes. */
+/**
+ * A Partner API credential whose companies each have a stub token (`<company>:stub`), against a stub
+ * service at `serviceUrl` that answers without checking tokens.
+ */
+export function stubPartnerCredentials(serviceUrl: string, companyIds: string[]): TestCredentials {
+	return {
+		partnerPayrollPartnerApi: {
+			baseUrl: `${serviceUrl}/api/v1`,
+			authServerUrl: `${serviceUrl}/oauth`,
+			clientId: 'stub-client',
+			clientSecret: '',
+			companies: {
+				company: companyIds.map((companyId) => ({
+					companyId,
+					label: companyId,
+					accessToken: `${companyId}:stub`,
+				})),
+			},
+		},
+	};
+}
+
 export function snapshot<T>(value: T): T {
 	return JSON.parse(JSON.stringify(value ?? null)) as T;
 }

@@ -18,6 +18,7 @@ import {
 	setClock,
 	setPayrollStatus,
 	snapshot,
+	stubPartnerCredentials,
 	type TriggerPoller,
 } from '../triggerHarness';
 
@@ -528,22 +529,10 @@ describe('partner mode: a poll that runs out of time', () => {
 			return { status: 200, json: { status: 'not_completed', executionEndDate: null } };
 		});
 		try {
-			const credentials: TestCredentials = {
-				partnerPayrollPartnerApi: {
-					baseUrl: `${service.url}/api/v1`,
-					authServerUrl: `${service.url}/oauth`,
-					clientId: 'stub-client',
-					clientSecret: '',
-					companies: {
-						company: companyIds.map((companyId) => ({
-							companyId,
-							label: companyId,
-							accessToken: [companyId, 'stub'].join(':'),
-						})),
-					},
-				},
-			};
-			const trigger = createTrigger({ ...PAYROLL, months: 'current' }, credentials);
+			const trigger = createTrigger(
+				{ ...PAYROLL, months: 'current' },
+				stubPartnerCredentials(service.url, companyIds),
+			);
 			expect(await trigger.poll()).toBeNull();
 			const notReached = partnerState(trigger).notReached;
 			const answered = Object.keys(
