@@ -148,7 +148,7 @@ export class MergeRunner {
 				undefined,
 				WORKFLOW_ID,
 			);
-			this.activatePoll();
+			await this.activate();
 			for (const step of steps) await this.step(step);
 			// Svix's retries: every message still failing is delivered once the holds have lapsed, but
 			// those it gave up on.
@@ -202,7 +202,13 @@ export class MergeRunner {
 		return { runs: this.runs, started: this.started, pollOnly, current, baseline, held };
 	}
 
-	private activatePoll(): void {
+	/**
+	 * n8n activates the workflow (when it is published, and at each start): the poll works on the copy
+	 * of the saved row loaded now, and n8n runs it once at once, before any scheduled poll
+	 * (activatePolling → executeTrigger(true)); an execution for each item, as for any poll. After the
+	 * activation n8n saves the static data when it is marked as changed, even if the poll returned none.
+	 */
+	private async activate(): Promise<void> {
 		this.poll = createTrigger(
 			{ event: 'payrollCompleted', companyId: COMPANY, months: 'both' },
 			{
@@ -210,6 +216,8 @@ export class MergeRunner {
 			},
 			{ staticData: snapshot(this.webhook.staticData), timezone: 'UTC' },
 		);
+		await this.pollOnce('activation poll');
+		if (this.poll.takeSave()) this.webhook.staticData = snapshot(this.poll.staticData);
 	}
 
 	private count(items: IDataObject[] | undefined, by: string): void {
@@ -220,10 +228,10 @@ export class MergeRunner {
 		}
 	}
 
-	private async pollOnce(): Promise<void> {
+	private async pollOnce(label = 'poll'): Promise<void> {
 		const result = await this.poll.poll();
 		const items = result?.[0].map((item) => item.json);
-		this.transcript.push(`poll: ${items?.length ?? 0} item(s)`);
+		this.transcript.push(`${label}: ${items?.length ?? 0} item(s)`);
 		this.count(items, 'poll');
 		// n8n saves the poll's whole copy after a poll that returned items.
 		if (result && this.poll.takeSave()) this.webhook.staticData = snapshot(this.poll.staticData);
@@ -336,7 +344,7 @@ export class MergeRunner {
 				this.transcript.push('restart: a new process, the workflow built again from the saved row');
 				newProcess();
 				this.heldUntilRestart.clear();
-				this.activatePoll();
+				await this.activate();
 				return;
 			case 'clock':
 				clock.advance(step.minutes * 60_000);
