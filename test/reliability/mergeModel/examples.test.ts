@@ -83,3 +83,28 @@ it('the sender gave up waiting but n8n created the execution, then Svix gives up
 	expect(transcript).toContain('started by the webhook');
 	expect(transcript).not.toContain('started by the poll');
 });
+
+it("n8n polls when it activates the workflow: a run Svix gave up on, with no poll before it, is still the poll's to start", async () => {
+	// The activation poll saw both months not completed, so the run is news to every later poll, not
+	// its baseline.
+	const { run, found, transcript } = await historyOf([complete(), giveUp]);
+	expect(transcript).toMatch(/^activation poll: 0 item\(s\)/);
+	expect(run.pollOnly).toHaveLength(1);
+	expect(run.baseline).toEqual([]);
+	expect(found).toEqual([]);
+	expect(transcript).toContain('started by the poll');
+});
+
+it('a restart frees a dropped hand-over and its activation poll starts the run; Svix delivering it after does not start it again', async () => {
+	const { run, found, transcript } = await historyOf([
+		complete(),
+		{ step: 'deliver', message: 0, fate: 'dropped' },
+		{ step: 'restart' },
+	]);
+	expect(transcript).toMatch(
+		/restart: [^\n]*\nactivation poll: 1 item\(s\)\n {4}→ started by the poll/,
+	);
+	expect(run.held).toEqual([]);
+	expect(found).toEqual([]);
+	expect([...run.started.values()]).toEqual([1]);
+});

@@ -19,18 +19,21 @@ import { clock } from '../triggerModel/clock';
 
 // One workflow with both Partner Payroll triggers, driven through a random history the way n8n and
 // Svix would drive it: the service completes months and runs them again; each run is sent as a Svix
-// message that may be delivered, lost, refused by n8n (it could not create the execution), abandoned
-// by the sender while n8n goes on, delivered while a poll runs, or replayed from the portal; polls
-// run; n8n restarts. The workflow's static data is one saved row: each webhook request reads it and
-// n8n saves the request's whole copy after creating the execution (with n8n 2.40's cleared change
-// mark); the poll works on the copy its activation loaded and n8n saves it whole after a poll that
-// returned items; the last save wins. At the end Svix delivers every message still failing (its
-// retries last about 28 hours) and the poll runs twice. Svix may also give up on a failing message
-// (its schedule ends, or it disables the endpoint after 5 days of failures): from then on it is never
-// delivered again, so only the poll, the safety net, can start its run. The promise: every run starts
-// the workflow exactly once; a run whose every message Svix gave up starts at most once, and exactly
-// once when it is its month's status at the end (the only run a poll can see), unless the poll saw it
-// first as already completed (its baseline, which fires nothing by the poll's own promise).
+// message that may be delivered, lost, refused by n8n (it could not create the execution),
+// abandoned by the sender while n8n goes on, delivered while a poll runs, or replayed from the
+// portal; polls run; n8n restarts. As in n8n, each activation of the workflow (the history's start,
+// each restart) runs the poll once at once, before any scheduled poll. The workflow's static data
+// is one saved row: each webhook request reads it and n8n saves the request's whole copy after
+// creating the execution (with n8n 2.40's cleared change mark); the poll works on the copy its
+// activation loaded and n8n saves it whole after a poll that returned items, and after the
+// activation when it changed; the last save wins. At the end Svix delivers every message still
+// failing (its retries last about 28 hours) and the poll runs twice. Svix may also give up on a
+// failing message (its schedule ends, or it disables the endpoint after 5 days of failures): from
+// then on it is never delivered again, so only the poll, the safety net, can start its run. The
+// promise: every run starts the workflow exactly once; a run whose every message Svix gave up
+// starts at most once, and exactly once when it is its month's status at the end (the only run a
+// poll can see), unless the poll saw it first as already completed (its baseline, which fires
+// nothing by the poll's own promise).
 
 export const COMPANY = 'FR1001';
 /** The previous and the current month at the start of every history. */
@@ -148,7 +151,7 @@ export class MergeRunner {
 				undefined,
 				WORKFLOW_ID,
 			);
-			this.activatePoll();
+			await this.activate();
 			for (const step of steps) await this.step(step);
 			// Svix's retries: every message still failing is delivered once the holds have lapsed, but
 			// those it gave up on.
@@ -202,7 +205,13 @@ export class MergeRunner {
 		return { runs: this.runs, started: this.started, pollOnly, current, baseline, held };
 	}
 
-	private activatePoll(): void {
+	/**
+	 * n8n activates the workflow (when it is published, and at each start): the poll works on the copy
+	 * of the saved row loaded now, and n8n runs it once at once, before any scheduled poll
+	 * (activatePolling → executeTrigger(true)); an execution for each item, as for any poll. After the
+	 * activation n8n saves the static data when it is marked as changed, even if the poll returned none.
+	 */
+	private async activate(): Promise<void> {
 		this.poll = createTrigger(
 			{ event: 'payrollCompleted', companyId: COMPANY, months: 'both' },
 			{
@@ -210,6 +219,8 @@ export class MergeRunner {
 			},
 			{ staticData: snapshot(this.webhook.staticData), timezone: 'UTC' },
 		);
+		await this.pollOnce('activation poll');
+		if (this.poll.takeSave()) this.webhook.staticData = snapshot(this.poll.staticData);
 	}
 
 	private count(items: IDataObject[] | undefined, by: string): void {
@@ -220,10 +231,10 @@ export class MergeRunner {
 		}
 	}
 
-	private async pollOnce(): Promise<void> {
+	private async pollOnce(label = 'poll'): Promise<void> {
 		const result = await this.poll.poll();
 		const items = result?.[0].map((item) => item.json);
-		this.transcript.push(`poll: ${items?.length ?? 0} item(s)`);
+		this.transcript.push(`${label}: ${items?.length ?? 0} item(s)`);
 		this.count(items, 'poll');
 		// n8n saves the poll's whole copy after a poll that returned items.
 		if (result && this.poll.takeSave()) this.webhook.staticData = snapshot(this.poll.staticData);
@@ -336,7 +347,7 @@ export class MergeRunner {
 				this.transcript.push('restart: a new process, the workflow built again from the saved row');
 				newProcess();
 				this.heldUntilRestart.clear();
-				this.activatePoll();
+				await this.activate();
 				return;
 			case 'clock':
 				clock.advance(step.minutes * 60_000);
