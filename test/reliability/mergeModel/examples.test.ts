@@ -1,6 +1,5 @@
-import { startStubService } from '../../support/stub-service';
 import { fakeWait as mockFakeWait } from '../triggerModel/clock';
-import { MergeRunner, violations, type Step } from './mergeRunner';
+import { MergeRunner, startModelService, violations, type Step } from './mergeRunner';
 
 // Fixed histories of the merge model, run by its runner and checked by its property: the cases where
 // Svix gives up on a message, so that only the poll can start its run.
@@ -13,13 +12,7 @@ let stub: { url: string; close(): Promise<void> };
 let current: MergeRunner | undefined;
 
 beforeAll(async () => {
-	stub = await startStubService((request) => {
-		const month = /\/companies\/[^/]+\/payroll-status$/.test(request.path)
-			? request.query.date
-			: undefined;
-		if (!current || !month) return { status: 404, json: { error: 'Not found' } };
-		return { status: 200, json: current.status(month) };
-	});
+	stub = await startModelService(() => current);
 });
 afterAll(async () => await stub.close());
 

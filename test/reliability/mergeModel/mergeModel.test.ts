@@ -2,9 +2,8 @@ import fc from 'fast-check';
 
 import { modelSettings, print } from '../../support/model-settings';
 import { writeReportSectionIfAsked } from '../../support/report';
-import { startStubService } from '../../support/stub-service';
 import { fakeWait as mockFakeWait } from '../triggerModel/clock';
-import { MergeRunner, stepArb, violations, type Step } from './mergeRunner';
+import { MergeRunner, startModelService, stepArb, violations, type Step } from './mergeRunner';
 
 // The model-based test of the two triggers' merge (issue 37): random histories of completions and
 // deleted runs (the month's status goes back to the run before: that run must not start again),
@@ -23,13 +22,7 @@ let stub: { url: string; close(): Promise<void> };
 let current: MergeRunner | undefined;
 
 beforeAll(async () => {
-	stub = await startStubService((request) => {
-		const month = /\/companies\/[^/]+\/payroll-status$/.test(request.path)
-			? request.query.date
-			: undefined;
-		if (!current || !month) return { status: 404, json: { error: 'Not found' } };
-		return { status: 200, json: current.status(month) };
-	});
+	stub = await startModelService(() => current);
 });
 afterAll(async () => await stub.close());
 

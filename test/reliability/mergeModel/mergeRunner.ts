@@ -15,6 +15,7 @@ import {
 	signedRequest,
 	type WebhookAnswer,
 } from '../../nodes/PartnerPayrollWebhookTrigger/webhookHarness';
+import { startStubService } from '../../support/stub-service';
 import { clock } from '../triggerModel/clock';
 
 // One workflow with both Partner Payroll triggers, driven through a random history the way n8n and
@@ -374,6 +375,21 @@ function mayStartNever(run: MergeRun, key: string): boolean {
 	if (run.held.includes(key)) return true;
 	if (!run.pollOnly.includes(key)) return false;
 	return !run.current.includes(key) || run.baseline.includes(key);
+}
+
+/**
+ * The service a test file's histories run against: the payroll-status route answers as the runner
+ * `current()` returns (the history being run); anything else is 404.
+ */
+export async function startModelService(current: () => MergeRunner | undefined) {
+	return await startStubService((request) => {
+		const month = /\/companies\/[^/]+\/payroll-status$/.test(request.path)
+			? request.query.date
+			: undefined;
+		const runner = current();
+		if (!runner || !month) return { status: 404, json: { error: 'Not found' } };
+		return { status: 200, json: runner.status(month) };
+	});
 }
 
 /** Every run that did not start as often as it must, with how often it started. */
