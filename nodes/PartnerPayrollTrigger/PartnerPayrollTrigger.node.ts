@@ -107,7 +107,8 @@ export class PartnerPayrollTrigger implements INodeType {
 		const store = this.getWorkflowStaticData('global');
 		// Before the first await: an older activation's poll that ends later drops its result.
 		registerActivation(trigger, store);
-		const ticket = startPoll(trigger, store, (ageMs) =>
+		const workflowId = this.getWorkflow().id ?? '';
+		const ticket = startPoll(trigger, { activation: store, workflowId, budget }, (ageMs) =>
 			this.logger.warn(
 				`Partner Payroll Trigger: the previous poll started ${Math.round(ageMs / 1000)} s ago and never ended; it is given up`,
 			),
@@ -116,8 +117,6 @@ export class PartnerPayrollTrigger implements INodeType {
 			this.logger.debug('Partner Payroll Trigger: the previous poll is still running, skipping');
 			return null;
 		}
-		const workflowId = this.getWorkflow().id ?? '';
-		replacePoll(trigger, workflowId, budget);
 		const dropsResult = () => {
 			if (isCurrentPoll(trigger, ticket)) return false;
 			this.logger.debug(
@@ -154,23 +153,9 @@ export class PartnerPayrollTrigger implements INodeType {
 		} finally {
 			// Runs the poll held but did not return (its result dropped, or it failed) are free again.
 			releasePollHolds(workflowId, budget);
-			if (pollOf.get(trigger) === budget) pollOf.delete(trigger);
 			endPoll(trigger, ticket);
 		}
 	}
-}
-
-/** The poll (its budget, one per poll) of each trigger that last got a ticket: the one whose result counts. */
-const pollOf = new Map<string, PollBudget>();
-
-/**
- * A poll that gets a ticket makes any earlier poll of the trigger still running drop its result:
- * the runs that one holds (`holdRunForPoll`) are given back now, as it may never settle.
- */
-function replacePoll(trigger: string, workflowId: string, poll: PollBudget): void {
-	const earlier = pollOf.get(trigger);
-	if (earlier) releasePollHolds(workflowId, earlier);
-	pollOf.set(trigger, poll);
 }
 
 /**

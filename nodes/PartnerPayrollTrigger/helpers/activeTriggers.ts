@@ -1,4 +1,5 @@
-import { POLL_BUDGET_MS } from './pollBudget';
+import { releasePollHolds } from '../../shared/runClaims';
+import { POLL_BUDGET_MS, type PollBudget } from './pollBudget';
 
 // What this n8n process knows of each active trigger (workflow + node), kept in memory only.
 
@@ -14,9 +15,11 @@ const newestActivation = new Map<string, object>();
 const firstSeen = new WeakMap<object, number>();
 let activationsSeen = 0;
 
-/** A running poll of one activation. */
+/** A running poll of one activation; the runs it holds are held in its budget's name (runClaims.ts). */
 export interface PollTicket {
 	activation: object;
+	workflowId: string;
+	budget: PollBudget;
 	startedAt: number;
 }
 
@@ -48,16 +51,19 @@ export function registerActivation(trigger: string, activation: object): void {
 /** A ticket for a new poll, or `undefined` when the previous poll of this activation still runs. */
 export function startPoll(
 	trigger: string,
-	activation: object,
+	poll: Omit<PollTicket, 'startedAt'>,
 	onGiveUp: (ageMs: number) => void,
 ): PollTicket | undefined {
 	const running = runningPoll.get(trigger);
 	const now = Date.now();
-	if (running?.activation === activation) {
+	if (running?.activation === poll.activation) {
 		if (now - running.startedAt < GIVE_UP_AFTER_MS) return undefined;
 		onGiveUp(now - running.startedAt);
 	}
-	const ticket = { activation, startedAt: now };
+	// A poll still running (given up, or of an older activation) drops its result from now on and
+	// may never settle: the runs it holds are given back now.
+	if (running) releasePollHolds(running.workflowId, running.budget);
+	const ticket = { ...poll, startedAt: now };
 	runningPoll.set(trigger, ticket);
 	return ticket;
 }
