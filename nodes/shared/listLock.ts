@@ -56,12 +56,15 @@ export interface ListLease {
 	check(): void;
 }
 
+/** A table of the lock's name that is not the lock's: no scope would mend it. */
+class NotTheLockTable extends N8nApiProblem {}
+
 function lockTable(context: StoreContext): DataTable {
 	return dataTable(context, {
 		name: LIST_LOCK_TABLE_NAME,
 		columns: COLUMNS,
 		refuse: (why) =>
-			new N8nApiProblem(context.getNode(), `The company list was not changed: ${why}`),
+			new NotTheLockTable(context.getNode(), `The company list was not changed: ${why}`),
 	});
 }
 
@@ -78,7 +81,8 @@ async function usingTable<T>(context: StoreContext, work: () => Promise<T>): Pro
 	try {
 		return await work();
 	} catch (error) {
-		throw error instanceof N8nApiProblem ? unusable(context, error) : error;
+		const refused = error instanceof N8nApiProblem && !(error instanceof NotTheLockTable);
+		throw refused ? unusable(context, error) : error;
 	}
 }
 
