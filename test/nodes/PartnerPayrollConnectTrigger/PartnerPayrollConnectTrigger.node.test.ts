@@ -1116,6 +1116,7 @@ class WorkflowInAnotherProcess extends ConnectWorkflow {
 const lockTable = () =>
 	[...n8n.dataTables.tables.values()].find((table) => table.name === LIST_LOCK_TABLE_NAME)!;
 const lockRows = () => lockTable().rows.filter((row) => row.credentialId === PARTNER_CREDENTIAL_ID);
+const listedCompanies = () => n8n.companies().map((row) => row.companyId);
 /** The conditional updates sent to n8n's Data Tables so far (each attempt to take the lock is one). */
 const tableUpdates = () =>
 	n8n.dataTables.requests.filter((request) => request.path.endsWith('/rows/update')).length;
@@ -1165,12 +1166,7 @@ describe("the company list's lock, shared by every n8n process", () => {
 
 		const answers = await Promise.all([early, late]);
 		expect(answers.map((answer) => answer.items?.[0]?.connected)).toEqual([true, true]);
-		expect(
-			n8n
-				.companies()
-				.map((row) => row.companyId)
-				.sort(),
-		).toEqual(['ES6002', 'FR5002']);
+		expect(listedCompanies().sort()).toEqual(['ES6002', 'FR5002']);
 		expect(lockRows().map((row) => row.holder)).toEqual(['free']);
 	});
 
@@ -1179,7 +1175,7 @@ describe("the company list's lock, shared by every n8n process", () => {
 		holdLock('died-while-holding', new Date(Date.now() - LEASE_MS - 1_000).toISOString());
 		const answer = await workflow.open(back, browser);
 		expect(answer.items?.[0]).toMatchObject({ connected: true, companyId: 'FR5002' });
-		expect(n8n.companies().map((row) => row.companyId)).toEqual(['FR5002']);
+		expect(listedCompanies()).toEqual(['FR5002']);
 		expect(lockRows().map((row) => row.holder)).toEqual(['free']);
 	});
 
@@ -1195,7 +1191,7 @@ describe("the company list's lock, shared by every n8n process", () => {
 
 		holdLock('free', '');
 		expect((await answer).items?.[0]).toMatchObject({ connected: true, companyId: 'FR5002' });
-		expect(n8n.companies().map((row) => row.companyId)).toEqual(['FR5002']);
+		expect(listedCompanies()).toEqual(['FR5002']);
 	});
 
 	test('a change that held the lock past its write window writes nothing: the administrator is asked to open the link again', async () => {
