@@ -1116,6 +1116,9 @@ class WorkflowInAnotherProcess extends ConnectWorkflow {
 const lockTable = () =>
 	[...n8n.dataTables.tables.values()].find((table) => table.name === LIST_LOCK_TABLE_NAME)!;
 const lockRows = () => lockTable().rows.filter((row) => row.credentialId === PARTNER_CREDENTIAL_ID);
+/** Where the lock's rows are read (and, with `/update`, changed) in n8n's public API. */
+const lockRowsPath = () =>
+	`/api/v1/data-tables/${[...n8n.dataTables.tables].find(([, table]) => table.name === LIST_LOCK_TABLE_NAME)![0]}/rows`;
 const listedCompanies = () => n8n.companies().map((row) => row.companyId);
 /** The conditional updates sent to n8n's Data Tables so far (each attempt to take the lock is one). */
 const tableUpdates = () =>
@@ -1179,13 +1182,35 @@ describe("the company list's lock, shared by every n8n process", () => {
 		expect(lockRows().map((row) => row.holder)).toEqual(['free']);
 	});
 
+	test('a dead holder whose lock another process took over meanwhile: that process keeps it (the takeover matches the dead holder exactly)', async () => {
+		const { back, browser } = await consentGiven('FR5002', 'Second taker');
+		holdLock('died-while-holding', new Date(Date.now() - LEASE_MS - 1_000).toISOString());
+		const rowsPath = lockRowsPath();
+		// Once this connect has read the dead holder, another process takes the lock over first.
+		n8n.dataTables.onFirstRequest.set(rowsPath, () =>
+			n8n.dataTables.onFirstRequest.set(`${rowsPath}/update`, () =>
+				holdLock('took-it-over', new Date().toISOString()),
+			),
+		);
+		const updatesBefore = tableUpdates();
+		let ended = false;
+		const answer = workflow.open(back, browser).finally(() => (ended = true));
+		while (!ended && tableUpdates() < updatesBefore + 5) await pause(10);
+		expect(lockRows().map((row) => row.holder)).toEqual(['took-it-over']);
+		expect(n8n.companies()).toEqual([]);
+
+		holdLock('free', '');
+		expect((await answer).items?.[0]).toMatchObject({ connected: true, companyId: 'FR5002' });
+	});
+
 	test('a live holder is never taken over, even near the end of its lease: the connect waits until it gives the lock back', async () => {
 		const { back, browser } = await consentGiven('FR5002', 'Waits');
 		const writesBefore = n8n.requests.filter((request) => request.method === 'PATCH').length;
 		holdLock('live-holder', new Date(Date.now() - LEASE_MS + 20_000).toISOString());
 		const updatesBefore = tableUpdates();
-		const answer = workflow.open(back, browser);
-		while (tableUpdates() < updatesBefore + 5) await pause(10);
+		let ended = false;
+		const answer = workflow.open(back, browser).finally(() => (ended = true));
+		while (!ended && tableUpdates() < updatesBefore + 5) await pause(10);
 		expect(lockRows().map((row) => row.holder)).toEqual(['live-holder']);
 		expect(n8n.requests.filter((request) => request.method === 'PATCH')).toHaveLength(writesBefore);
 
@@ -1196,7 +1221,7 @@ describe("the company list's lock, shared by every n8n process", () => {
 
 	test('a change that held the lock past its write window writes nothing: the administrator is asked to open the link again', async () => {
 		const { back, browser } = await consentGiven('FR5002', 'Slow');
-		const rowsPath = `/api/v1/data-tables/${[...n8n.dataTables.tables].find(([, table]) => table.name === LIST_LOCK_TABLE_NAME)![0]}/rows`;
+		const rowsPath = lockRowsPath();
 		// n8n answers the read that completes the lock's taking a whole write window late.
 		n8n.dataTables.onFirstRequest.set(rowsPath, () => advanceWallClock(WRITE_WINDOW_MS + 1_000));
 		try {
