@@ -1,8 +1,4 @@
-import {
-	NodeOperationError,
-	type ICredentialDataDecryptedObject,
-	type IDataObject,
-} from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { rowsWithTheirTokens } from '../../credentials/companyListWrite';
 import {
@@ -12,6 +8,7 @@ import {
 	type CompanyRow,
 	type StoredCompanyRow,
 } from '../../credentials/partnerCompanies';
+import { ListChangeLost, checkListLock, underListLock } from './listLock';
 import { N8nApiProblem, n8nApiRequest, type StoreContext } from './n8nApi';
 
 // Writes the Partner API credential's company list through n8n's public API (PATCH
@@ -25,15 +22,15 @@ import { N8nApiProblem, n8nApiRequest, type StoreContext } from './n8nApi';
 // - two changes in one n8n process: a lock per credential (below) runs them one after the other,
 //   each reading the list afresh (n8n's getCredentials reads the database at every call, in
 //   credentials-helper getDecrypted of 2.8.4 and 2.40.7);
-// - two processes (queue mode, several webhook processes): no lock can reach across, so the list is
-//   read again after the write, a change that is not there is made again on the list as stored (a
-//   few times), and only then reported as lost (ListChangeLost),
-//   for the caller to ask for a retry.
+// - two processes (queue mode, webhook processes, several mains): a lock every process shares, a
+//   lease in n8n's Data Tables (listLock.ts), around the read, the write and the read back. The list
+//   is still read back after the write, and a change that is not there is made again (a few times)
+//   before it is reported as lost (ListChangeLost): a change from outside the package (an edit in
+//   n8n's editor) takes no lock.
 
 export const PARTNER_CREDENTIAL = 'partnerPayrollPartnerApi';
 
-/** The list was written, but read back without the change: another process wrote in between. */
-export class ListChangeLost extends NodeOperationError {}
+export { ListChangeLost } from './listLock';
 
 const locks = new Map<string, Promise<unknown>>();
 
@@ -64,6 +61,10 @@ export function partnerCredentialId(context: StoreContext): string {
 	}
 	return id;
 }
+
+/** Throws what to fix unless the lock every change of the list takes can be used. */
+export const checkCompanyListLock = async (context: StoreContext) =>
+	await checkListLock(context, partnerCredentialId(context));
 
 export interface NewToken {
 	companyId: string;
@@ -160,17 +161,18 @@ function fieldsTheSchemaNeeds(stored: IDataObject): IDataObject {
 }
 
 /**
- * Writes of the list, at most, when another n8n process overwrites it each time: the change (a new
- * token the service has already issued, whose previous token it revoked) is applied again to the list
- * as that process left it, rather than lost.
+ * Writes of the list, at most, when something outside the package (an edit in n8n's editor) overwrites
+ * it each time: the change (a new token the service has already issued, whose previous token it
+ * revoked) is applied again to the list as it was left, rather than lost.
  */
 const LIST_WRITE_ATTEMPTS = 3;
 
 // n8n quirk Q6: docs/n8n-quirks.md
 /**
- * Changes the node's Partner API credential's company list under the lock: reads it afresh, writes
- * what `change` makes of it, reads it again and checks with `isThere` that the change is stored; when
- * another process wrote in between, does it again on the list as now stored.
+ * Changes the node's Partner API credential's company list under the locks (this process's, then the
+ * one every process shares): reads it afresh, writes what `change` makes of it, reads it again and
+ * checks with `isThere` that the change is stored; when something wrote in between, does it again on
+ * the list as now stored.
  */
 export async function changeCompanyList<T>(
 	context: StoreContext,
@@ -178,16 +180,20 @@ export async function changeCompanyList<T>(
 	isThere: (rows: readonly CompanyRow[]) => boolean,
 ): Promise<T> {
 	const credentialId = partnerCredentialId(context);
-	return await underCredentialLock(credentialId, async () => {
-		for (let attempt = 1; attempt <= LIST_WRITE_ATTEMPTS; attempt++) {
-			const stored = await context.getCredentials(PARTNER_CREDENTIAL);
-			const { rows, result } = change(storedRows(stored));
-			await patchPartnerCredential(context, stored, { companies: { company: rows } });
-			if (isThere(readCompanyRows(await context.getCredentials(PARTNER_CREDENTIAL)))) return result;
-		}
-		throw new ListChangeLost(
-			context.getNode(),
-			`The company list was saved ${LIST_WRITE_ATTEMPTS} times, but read back without this change each time: another n8n process changed the list at the same moment, each time. Do it again.`,
-		);
-	});
+	return await underCredentialLock(credentialId, async () =>
+		underListLock(context, credentialId, async (lease) => {
+			for (let attempt = 1; attempt <= LIST_WRITE_ATTEMPTS; attempt++) {
+				const stored = await context.getCredentials(PARTNER_CREDENTIAL);
+				const { rows, result } = change(storedRows(stored));
+				lease.check();
+				await patchPartnerCredential(context, stored, { companies: { company: rows } });
+				if (isThere(readCompanyRows(await context.getCredentials(PARTNER_CREDENTIAL))))
+					return result;
+			}
+			throw new ListChangeLost(
+				context.getNode(),
+				`The company list was saved ${LIST_WRITE_ATTEMPTS} times, but read back without this change each time: another n8n process changed the list at the same moment, each time. Do it again.`,
+			);
+		}),
+	);
 }

@@ -76,11 +76,10 @@ const ofCompany = (companyId, records) => records.map((record) => ({ companyId, 
 
 /**
  * A client administrator opens the connect `link`, picks `companyId` on the sandbox's consent page and accepts,
- * over HTTP as a browser follows it: the link, the consent form, the way back with the code and with the cookie
- * the link set (the state is bound to the browser that opened it). Resolves the link's answer to the way back
- * (status, Location, page).
+ * over HTTP as a browser follows it, up to the way back: resolves its address (with the code) and the cookie
+ * the link set (the state is bound to the browser that opened it).
  */
-async function consentThroughLink(link, { companyId }) {
+async function consentGiven(link, { companyId }) {
 	const opened = await fetch(link, { redirect: 'manual' });
 	if (opened.status !== 302) throw new Error(`the connect link answered ${opened.status}: ${await opened.text()}`);
 	const cookie = (opened.headers.get('set-cookie') ?? '').split(';')[0];
@@ -92,12 +91,24 @@ async function consentThroughLink(link, { companyId }) {
 	form.set('decision', 'accept');
 	const decided = await fetch(`${authorize.origin}${authorize.pathname}`, { method: 'POST', body: form, redirect: 'manual' });
 	if (decided.status !== 302) throw new Error(`the consent form answered ${decided.status}: ${await decided.text()}`);
-	const back = await fetch(decided.headers.get('location'), { redirect: 'manual', headers: { cookie } });
+	return { wayBack: decided.headers.get('location'), cookie };
+}
+
+/** The browser follows a consent's way back (consentGiven): resolves the link's answer (status, Location, page). */
+async function followWayBack({ wayBack, cookie }) {
+	const back = await fetch(wayBack, { redirect: 'manual', headers: { cookie } });
 	return { status: back.status, location: back.headers.get('location'), page: await back.text() };
+}
+
+/** consentGiven, then its way back followed: resolves the link's answer to the way back (followWayBack). */
+async function consentThroughLink(link, consent) {
+	return followWayBack(await consentGiven(link, consent));
 }
 
 module.exports = {
 	ofCompany,
+	consentGiven,
+	followWayBack,
 	consentThroughLink,
 	startTestSandbox,
 	sandboxControl,

@@ -31,8 +31,11 @@ export class FakeDataTables {
 	private nextRowId = 1;
 	private service?: { url: string; close(): Promise<void> };
 
+	/** The key it accepts: its own, or that of the fake n8n it serves the Data Tables of. */
+	constructor(private readonly apiKey = FAKE_N8N_API_KEY) {}
+
 	async start(): Promise<void> {
-		this.service = await startStubService((request) => this.handle(request));
+		this.service = await startStubService((request) => this.answer(request));
 		this.url = this.service.url;
 	}
 
@@ -60,9 +63,10 @@ export class FakeDataTables {
 		);
 	}
 
-	private handle(request: StubRequest) {
+	/** n8n's answer to one request (also served by the fake n8n of the connect tests). */
+	answer(request: StubRequest) {
 		this.requests.push({ method: request.method, path: request.path });
-		if (request.headers['x-n8n-api-key'] !== FAKE_N8N_API_KEY) {
+		if (request.headers['x-n8n-api-key'] !== this.apiKey) {
 			return { status: 401, json: { message: 'unauthorized' } };
 		}
 		const body = request.body ? (JSON.parse(request.body) as Record<string, unknown>) : {};

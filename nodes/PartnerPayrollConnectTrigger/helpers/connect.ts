@@ -11,6 +11,7 @@ import { isCompanyId } from '../../../credentials/partnerCompanies';
 import {
 	ListChangeLost,
 	changeCompanyList,
+	checkCompanyListLock,
 	isListed,
 	withCompany,
 } from '../../shared/credentialStore';
@@ -138,9 +139,8 @@ export function failed(
 }
 
 /**
- * Before the administrator consents, the link's key, and n8n's API answering: exchanging the code
- * replaces the company's token at the service, so a token that could not be saved would leave the
- * company's row with a dead token.
+ * Before the administrator consents, the link's key, n8n's API and the list's lock usable: the exchange
+ * replaces the company's token at the service, so a token not saved would leave its row a dead token.
  */
 export async function keyWhenStorable(
 	context: IWebhookFunctions,
@@ -150,7 +150,9 @@ export async function keyWhenStorable(
 		const stored = storedLinkKey(partner);
 		// A key to create is written through n8n's API: that write answers the same question.
 		if (stored) await n8nApiRequest(context, 'GET', '/credentials?limit=1');
-		return { key: stored ?? (await linkKey(context, partner)) };
+		const key = stored ?? (await linkKey(context, partner));
+		await checkCompanyListLock(context);
+		return { key };
 	} catch (error) {
 		if (!(error instanceof N8nApiProblem))
 			throw new NodeOperationError(context.getNode(), error as Error);

@@ -7,14 +7,21 @@ import {
 	warnRefusal,
 } from '../../../nodes/PartnerPayrollConnectTrigger/helpers/refusalLog';
 import { signInvitation, signState, verifyState } from '../../../nodes/shared/linkSigning';
+import { LEASE_MS, LIST_LOCK_TABLE_NAME, WRITE_WINDOW_MS } from '../../../nodes/shared/listLock';
 import {
 	ALL_SCOPES,
 	DEFAULT_CLIENT,
 	SandboxSession,
 	runPartnerPayroll,
 } from '../../support/fixtures';
+import { pause } from '../../support/network';
 import { startStubService } from '../../support/stub-service';
-import { createTrigger, restoreClock, setClock } from '../PartnerPayrollTrigger/triggerHarness';
+import {
+	advanceWallClock,
+	createTrigger,
+	restoreClock,
+	setClock,
+} from '../PartnerPayrollTrigger/triggerHarness';
 import {
 	CONNECT_URL,
 	ConnectWorkflow,
@@ -1084,5 +1091,193 @@ describe('F8: fixed pages, nothing reflected, hardening headers', () => {
 				'referrer-policy': 'no-referrer',
 			});
 		}
+	});
+});
+
+// Several n8n processes (queue mode with webhook processes, several mains) change one company list:
+// each change holds the list's lock in n8n's Data Tables (nodes/shared/listLock.ts), a lease.
+
+/** The Connect trigger as another n8n process loads it: modules of its own, so no lock of this process. */
+function triggerOfAnotherProcess() {
+	type TriggerModule =
+		typeof import('../../../nodes/PartnerPayrollConnectTrigger/PartnerPayrollConnectTrigger.node');
+	let loaded: TriggerModule | undefined;
+	jest.isolateModules(() => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		loaded = require('../../../nodes/PartnerPayrollConnectTrigger/PartnerPayrollConnectTrigger.node');
+	});
+	return new loaded!.PartnerPayrollConnectTrigger();
+}
+
+class WorkflowInAnotherProcess extends ConnectWorkflow {
+	override readonly trigger = triggerOfAnotherProcess();
+}
+
+const lockTable = () =>
+	[...n8n.dataTables.tables.values()].find((table) => table.name === LIST_LOCK_TABLE_NAME)!;
+const lockRows = () => lockTable().rows.filter((row) => row.credentialId === PARTNER_CREDENTIAL_ID);
+/** Where the lock's rows are read (and, with `/update`, changed) in n8n's public API. */
+const lockRowsPath = () =>
+	`/api/v1/data-tables/${[...n8n.dataTables.tables].find(([, table]) => table.name === LIST_LOCK_TABLE_NAME)![0]}/rows`;
+const listedCompanies = () => n8n.companies().map((row) => row.companyId);
+/** The conditional updates sent to n8n's Data Tables so far (each attempt to take the lock is one). */
+const tableUpdates = () =>
+	n8n.dataTables.requests.filter((request) => request.path.endsWith('/rows/update')).length;
+
+/** Puts the credential's lock in the hands of `holder` since `takenAt`, as another process would. */
+function holdLock(holder: string, takenAt: string) {
+	if (!lockRows().length)
+		lockTable().rows.push({ id: 1_000_000, credentialId: PARTNER_CREDENTIAL_ID });
+	for (const row of lockRows()) Object.assign(row, { holder, takenAt });
+}
+
+/** A consent back from the provider, not yet followed: the connect link opened (its table checked). */
+async function consentGiven(companyId: string, label: string, on: ConnectWorkflow = workflow) {
+	const browser = new Browser();
+	const link = await on.open(await invitation(label), browser);
+	return { browser, back: await consent(link.headers.location, companyId) };
+}
+
+describe("the company list's lock, shared by every n8n process", () => {
+	afterEach(() => {
+		n8n.beforePatch = undefined;
+		n8n.dataTablesRefused = false;
+	});
+
+	test('two processes connecting two companies at once: the one that read the list first writes after the other, and both rows stay', async () => {
+		const other = new WorkflowInAnotherProcess(n8n);
+		const first = await consentGiven('FR5002', 'One');
+		const second = await consentGiven('ES6002', 'Two', other);
+		// The other process's write of the list is held at n8n (a slow process) until this process has
+		// connected its company, or has tried a few times to take the lock.
+		let writing!: () => void;
+		const written = new Promise<void>((resolve) => (writing = resolve));
+		let release!: () => void;
+		const released = new Promise<void>((resolve) => (release = resolve));
+		n8n.beforePatch = async () => {
+			n8n.beforePatch = undefined;
+			writing();
+			await released;
+		};
+		const late = other.open(second.back, second.browser);
+		await written;
+		const updatesBefore = tableUpdates();
+		let ended = false;
+		const early = workflow.open(first.back, first.browser).finally(() => (ended = true));
+		while (!ended && tableUpdates() < updatesBefore + 3) await pause(10);
+		release();
+
+		const answers = await Promise.all([early, late]);
+		expect(answers.map((answer) => answer.items?.[0]?.connected)).toEqual([true, true]);
+		expect(listedCompanies().sort()).toEqual(['ES6002', 'FR5002']);
+		expect(lockRows().map((row) => row.holder)).toEqual(['free']);
+	});
+
+	test('a lock left by a process that died holding it is taken over once its lease ran out', async () => {
+		const { back, browser } = await consentGiven('FR5002', 'After a crash');
+		holdLock('died-while-holding', new Date(Date.now() - LEASE_MS - 1_000).toISOString());
+		const answer = await workflow.open(back, browser);
+		expect(answer.items?.[0]).toMatchObject({ connected: true, companyId: 'FR5002' });
+		expect(listedCompanies()).toEqual(['FR5002']);
+		expect(lockRows().map((row) => row.holder)).toEqual(['free']);
+	});
+
+	test('a dead holder whose lock another process took over meanwhile: that process keeps it (the takeover matches the dead holder exactly)', async () => {
+		const { back, browser } = await consentGiven('FR5002', 'Second taker');
+		holdLock('died-while-holding', new Date(Date.now() - LEASE_MS - 1_000).toISOString());
+		const rowsPath = lockRowsPath();
+		// Once this connect has read the dead holder, another process takes the lock over first.
+		n8n.dataTables.onFirstRequest.set(rowsPath, () =>
+			n8n.dataTables.onFirstRequest.set(`${rowsPath}/update`, () =>
+				holdLock('took-it-over', new Date().toISOString()),
+			),
+		);
+		const updatesBefore = tableUpdates();
+		let ended = false;
+		const answer = workflow.open(back, browser).finally(() => (ended = true));
+		while (!ended && tableUpdates() < updatesBefore + 5) await pause(10);
+		expect(lockRows().map((row) => row.holder)).toEqual(['took-it-over']);
+		expect(n8n.companies()).toEqual([]);
+
+		holdLock('free', '');
+		expect((await answer).items?.[0]).toMatchObject({ connected: true, companyId: 'FR5002' });
+	});
+
+	test('a live holder is never taken over, even near the end of its lease: the connect waits until it gives the lock back', async () => {
+		const { back, browser } = await consentGiven('FR5002', 'Waits');
+		const writesBefore = n8n.requests.filter((request) => request.method === 'PATCH').length;
+		holdLock('live-holder', new Date(Date.now() - LEASE_MS + 20_000).toISOString());
+		const updatesBefore = tableUpdates();
+		let ended = false;
+		const answer = workflow.open(back, browser).finally(() => (ended = true));
+		while (!ended && tableUpdates() < updatesBefore + 5) await pause(10);
+		expect(lockRows().map((row) => row.holder)).toEqual(['live-holder']);
+		expect(n8n.requests.filter((request) => request.method === 'PATCH')).toHaveLength(writesBefore);
+
+		holdLock('free', '');
+		expect((await answer).items?.[0]).toMatchObject({ connected: true, companyId: 'FR5002' });
+		expect(listedCompanies()).toEqual(['FR5002']);
+	});
+
+	test('a change that held the lock past its write window writes nothing: the administrator is asked to open the link again', async () => {
+		const { back, browser } = await consentGiven('FR5002', 'Slow');
+		const rowsPath = lockRowsPath();
+		// n8n answers the read that completes the lock's taking a whole write window late.
+		n8n.dataTables.onFirstRequest.set(rowsPath, () => advanceWallClock(WRITE_WINDOW_MS + 1_000));
+		try {
+			const answer = await workflow.open(back, browser);
+			expect(answer.status).toBe(409);
+			expect(answer.items?.[0]).toMatchObject({
+				connected: false,
+				problem: expect.stringContaining('The company list was not written'),
+			});
+			expect(n8n.companies()).toEqual([]);
+			expect(lockRows().map((row) => row.holder)).toEqual(['free']);
+		} finally {
+			restoreClock();
+		}
+	});
+
+	test("a key without access to n8n's Data Tables: the link sends nobody to the consent page, and the item names the scopes to give", async () => {
+		const query = await invitation('No tables');
+		n8n.dataTablesRefused = true;
+		const answer = await workflow.open(query);
+		expect(answer.status).toBe(503);
+		expect(answer.headers.location).toBeUndefined();
+		expect(answer.body).toContain('Your payroll partner must finish setting up this connection');
+		const problem = String(answer.items?.[0].problem);
+		expect(problem).toContain(`the table "${LIST_LOCK_TABLE_NAME}" of this n8n's Data Tables`);
+		expect(problem).toContain('(403)');
+		expect(problem).toContain('dataTableRow:read, dataTableRow:create and dataTableRow:update');
+		expectNoSecret(answer, [N8N_API_KEY]);
+	});
+
+	test('Data Tables refused once the administrator consented: the token is not saved and nobody is told "connected"', async () => {
+		const { back, browser } = await consentGiven('FR5002', 'Refused later');
+		n8n.dataTablesRefused = true;
+		const answer = await workflow.open(back, browser);
+		expect(answer.status).toBe(503);
+		expect(answer.items?.[0]).toMatchObject({
+			connected: false,
+			companyId: 'FR5002',
+			problem: expect.stringContaining('dataTableRow:update'),
+		});
+		expect(n8n.companies()).toEqual([]);
+	});
+
+	test('Remove Company with Data Tables refused: the error names the scopes, and the list is unchanged', async () => {
+		await connectCompany('FR5001', 'First');
+		const before = n8n.companies();
+		n8n.dataTablesRefused = true;
+		const message = await runPartnerPayroll(
+			{ resource: 'partnerCredential', operation: 'removeCompany', companyId: 'FR5001' },
+			nodeCredentials(),
+		).then(
+			() => undefined,
+			(error: Error) => error.message,
+		);
+		expect(message).toContain(`the table "${LIST_LOCK_TABLE_NAME}"`);
+		expect(message).toContain('dataTable:list, dataTable:create');
+		expect(n8n.companies()).toEqual(before);
 	});
 });

@@ -12,6 +12,7 @@ import {
 
 import { PartnerPayrollPartnerApi } from '../../../credentials/PartnerPayrollPartnerApi.credentials';
 import { PartnerPayrollConnectTrigger } from '../../../nodes/PartnerPayrollConnectTrigger/PartnerPayrollConnectTrigger.node';
+import { FakeDataTables } from '../../support/fake-data-tables';
 import { additionalDataFor } from '../../support/n8n-harness';
 import { startStubService, type StubRequest } from '../../support/stub-service';
 
@@ -73,16 +74,26 @@ interface StoredCredential {
 	data: ICredentialDataDecryptedObject;
 }
 
-/** n8n's public API, as much of it as the package uses: list credentials, PATCH one. */
+/**
+ * n8n's public API, as much of it as the package uses: list credentials, PATCH one, and Data Tables
+ * (where the company list's lock is kept).
+ */
 export class FakeN8nApi {
 	url = '';
 	readonly credentials = new Map<string, StoredCredential>();
 	/** Off: every /api/v1 route answers 404, as when N8N_PUBLIC_API_DISABLED is set. */
 	enabled = true;
 	apiKey = N8N_API_KEY;
+	/** The requests to the credentials; those to Data Tables are in `dataTables.requests`. */
 	readonly requests: Array<{ method: string; path: string }> = [];
+	/** The Data Tables of this n8n, which take the same API key. */
+	readonly dataTables = new FakeDataTables(N8N_API_KEY);
+	/** On: Data Tables answer 403, as n8n does to a key without their scopes. */
+	dataTablesRefused = false;
 	/** Runs after a PATCH was applied: plays another n8n process writing at that moment. */
 	afterPatch?: (id: string) => void;
+	/** Awaited before a PATCH of a credential is applied: holds that write back (a slow process). */
+	beforePatch?: (id: string) => Promise<void>;
 	private service?: { url: string; close(): Promise<void> };
 
 	async start(): Promise<void> {
@@ -112,12 +123,15 @@ export class FakeN8nApi {
 		}>;
 	}
 
-	private handle(request: StubRequest) {
-		this.requests.push({ method: request.method, path: request.path });
+	private async handle(request: StubRequest) {
+		const toTables = request.path.startsWith('/api/v1/data-tables');
+		if (!toTables) this.requests.push({ method: request.method, path: request.path });
 		if (!this.enabled) return { status: 404, json: { message: 'not found' } };
 		if (request.headers['x-n8n-api-key'] !== this.apiKey) {
 			return { status: 401, json: { message: 'unauthorized' } };
 		}
+		if (toTables && this.dataTablesRefused) return { status: 403, json: { message: 'Forbidden' } };
+		if (toTables) return this.dataTables.answer(request);
 		if (request.method === 'GET' && request.path === '/api/v1/credentials') {
 			const data = [...this.credentials].map(([id, { name, type }]) => ({ id, name, type }));
 			return {
@@ -127,6 +141,7 @@ export class FakeN8nApi {
 		}
 		const id = /^\/api\/v1\/credentials\/([^/]+)$/.exec(request.path)?.[1];
 		if (request.method === 'PATCH' && id !== undefined) {
+			await this.beforePatch?.(decodeURIComponent(id));
 			const stored = this.credentials.get(decodeURIComponent(id));
 			if (!stored) return { status: 404, json: { message: 'Credential not found' } };
 			const body = JSON.parse(request.body) as { data: IDataObject; isPartialData?: boolean };
