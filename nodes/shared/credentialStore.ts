@@ -192,7 +192,7 @@ export async function changeCompanyList<T>(
 			}
 			throw new ListChangeLost(
 				context.getNode(),
-				`The company list was saved ${LIST_WRITE_ATTEMPTS} times, but read back without this change each time: another n8n process changed the list at the same moment, each time. Do it again.`,
+				`The company list was saved ${LIST_WRITE_ATTEMPTS} times, but read back without this change each time: something that takes no lock of this package (an edit in n8n's editor, an older version of this package in another n8n process) changed the list at the same moment, each time. Do it again.`,
 			);
 		}),
 	);

@@ -232,13 +232,13 @@ describe('a write lost to another n8n process (F13)', () => {
 		expect(n8n.requests.filter((request) => request.method === 'PATCH')).toHaveLength(2);
 	});
 
-	test('another process overwriting every write: reported after three, and the list is as that process left it', async () => {
+	test('a writer without the lock (an edit in the editor) overwriting every write: reported after three, and the list is as that writer left it', async () => {
 		const before = JSON.stringify(n8n.credentials.get(PARTNER_ID)!.data);
 		n8n.afterPatch = (id) => {
 			n8n.credentials.get(id)!.data = JSON.parse(before) as ICredentialDataDecryptedObject;
 		};
 		expect(await removeCompany('FR1002', n8n.url)).toContain(
-			'saved 3 times, but read back without this change each time: another n8n process',
+			'saved 3 times, but read back without this change each time: something that takes no lock of this package',
 		);
 		expect(JSON.stringify(n8n.credentials.get(PARTNER_ID)!.data)).toBe(before);
 	});
