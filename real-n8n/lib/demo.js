@@ -54,8 +54,8 @@ const PARTNER_CONNECT_DEMO = Object.freeze({
 	// The label of the owner's API key in Settings → n8n API (unique per user in n8n).
 	apiKeyLabel: 'Partner Payroll connect link (npm start)',
 	// What the examples need of n8n's public API: write the credential (connect, Remove Company), list
-	// credentials (the n8n API credential's Test), and the record of billing declarations (the agent
-	// example's Create). n8n 2.40.7 grants exactly these; n8n 2.8.4 without a licence for scoped keys gives
+	// credentials (the n8n API credential's Test), and Data Tables for the company list's lock and the
+	// record of billing declarations (the agent example's Create; its scopes include the lock's). n8n 2.40.7 grants exactly these; n8n 2.8.4 without a licence for scoped keys gives
 	// every scope of the owner's role whatever is asked.
 	apiKeyScopes: Object.freeze(['credential:list', 'credential:update', ...BILLING_RECORD_SCOPES]),
 });

@@ -40,7 +40,18 @@ const SECRET_EXPRESSION = `={{ $env.${SECRET_VARIABLE} }}`;
 const PARTNER = { id: 'ppSecretsPartner', name: 'Partner API (client secret as an expression)', type: 'partnerPayrollPartnerApi' };
 const N8N_API = { id: 'ppSecretsN8nApi', name: 'n8n API (this n8n)', type: 'partnerPayrollN8nApi' };
 const REDIRECTED_N8N_API = { id: 'ppSecretsN8nApiRedirected', name: 'n8n API (an address that redirects)', type: 'partnerPayrollN8nApi' };
-const KEY_SCOPES = ['credential:list', 'credential:update'];
+// The scopes docs/partners.md names for the connect link and Remove Company: the list's write, the
+// credential's Test, and the lock of the list in n8n's Data Tables (n8n 2.40.7 grants exactly these).
+const KEY_SCOPES = [
+	'credential:list',
+	'credential:update',
+	'dataTable:list',
+	'dataTable:create',
+	'dataTable:read',
+	'dataTableRow:read',
+	'dataTableRow:create',
+	'dataTableRow:update',
+];
 
 // Two connect links: one writes through this n8n's API, one through the address that redirects.
 const LINK = { workflowId: 'wfSecretsConnect', webhookId: 'partner-secrets-connect', n8nApi: N8N_API };
