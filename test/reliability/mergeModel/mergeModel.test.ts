@@ -35,6 +35,8 @@ it(
 		// Runs whose every message Svix gave up, and those of them the end's polls had to start.
 		let pollOnly = 0;
 		let pollOnlyOwed = 0;
+		// How often the histories reached each situation of the activations.
+		const reached = new Map<string, number>();
 		await fc.assert(
 			fc.asyncProperty(fc.array(stepArb, { maxLength: 24 }), async (steps: Step[]) => {
 				current = new MergeRunner(`${stub.url}/api/v1`);
@@ -45,6 +47,9 @@ it(
 				pollOnlyOwed += run.pollOnly.filter(
 					(key) => run.current.includes(key) && !run.baseline.includes(key),
 				).length;
+				for (const [situation, times] of run.reached) {
+					reached.set(situation, (reached.get(situation) ?? 0) + times);
+				}
 				const found = violations(run);
 				if (found.length) {
 					throw new Error(
@@ -57,8 +62,9 @@ it(
 			{ numRuns: RUNS, seed: SEED },
 		);
 		const seconds = Math.round((Date.now() - started) / 1000);
+		const situations = [...reached].map(([situation, times]) => `${situation} ${times}`).join(', ');
 		print(
-			`merge model: ${histories} histories, ${runs} runs (${pollOnly} given up by Svix, ${pollOnlyOwed} of them the poll's to start), 0 violations, ${seconds} s, seed ${SEED}`,
+			`merge model: ${histories} histories, ${runs} runs (${pollOnly} given up by Svix, ${pollOnlyOwed} of them the poll's to start), 0 violations, ${seconds} s, seed ${SEED}; reached: ${situations}`,
 		);
 		const number = (value: number) => value.toLocaleString('en-US');
 		writeReportSectionIfAsked(
