@@ -101,3 +101,23 @@ it('a restart frees a dropped hand-over and its activation poll starts the run; 
 	expect(found).toEqual([]);
 	expect([...run.started.values()]).toEqual([1]);
 });
+
+it("a delivery n8n hands over while a start's activation poll runs: the activation's save keeps its run, so the next start does not start it again", async () => {
+	// n8n's server answers webhooks before it activates the workflows; the activation saves its copy
+	// of the static data (loaded before the delivery) after the delivery's save.
+	const { run, found, transcript } = await historyOf([
+		complete(),
+		{
+			step: 'restart',
+			activation: {
+				faultPolls: 1,
+				delivery: { message: 0, at: 'duringPoll', outcome: 'created' },
+				n8n: '2.8',
+			},
+		},
+		{ step: 'restart' },
+	]);
+	expect(transcript).toContain('started by the webhook');
+	expect(found).toEqual([]);
+	expect([...run.started.values()]).toEqual([1]);
+});
