@@ -618,7 +618,9 @@ export class MergeRunner {
 function activationText(activation?: Activation): string {
 	if (!activation) return '';
 	const parts = [
-		activation.fault ? `the service fails (${activation.fault}) ${activation.faultPolls} poll(s)` : '',
+		activation.fault
+			? `the service fails (${activation.fault}) ${activation.faultPolls} poll(s)`
+			: '',
 		activation.delivery
 			? `message ${activation.delivery.message} delivered ${activation.delivery.at}: ${activation.delivery.outcome}`
 			: '',
