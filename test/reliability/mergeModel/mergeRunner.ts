@@ -22,12 +22,14 @@ import { clock } from '../triggerModel/clock';
 // Svix would drive it: the service completes months and runs them again; each run is sent as a Svix
 // message that may be delivered, lost, refused by n8n (it could not create the execution),
 // abandoned by the sender while n8n goes on, delivered while a poll runs, or replayed from the
-// portal; polls run; n8n restarts. As in n8n, each activation of the workflow (the history's start,
-// each restart) runs the poll once at once, before any scheduled poll. The workflow's static data
-// is one saved row: each webhook request reads it and n8n saves the request's whole copy after
-// creating the execution (with n8n 2.40's cleared change mark); the poll works on the copy its
-// activation loaded and n8n saves it whole after a poll that returned items, and after the
-// activation when it changed; the last save wins. At the end Svix delivers every message still
+// portal; polls run; n8n restarts; the workflow is published again. As in n8n, each activation of
+// the workflow (the history's start, each restart and publication) runs the poll once at once, before
+// any scheduled poll; that poll may fail (the activation fails: n8n retries a start, a publication is
+// undone until the next one), and a delivery may come before, during or after it (`activate`). The
+// workflow's static data is one saved row: each webhook request reads it and n8n saves the request's
+// whole copy after creating the execution (with n8n 2.40's cleared change mark); the poll works on
+// the copy its activation loaded and n8n saves it whole after a poll that returned items, and after
+// the activation when it changed; the last save wins. At the end Svix delivers every message still
 // failing (its retries last about 28 hours) and the poll runs twice. Svix may also give up on a
 // failing message (its schedule ends, or it disables the endpoint after 5 days of failures): from
 // then on it is never delivered again, so only the poll, the safety net, can start its run. The
