@@ -56,7 +56,8 @@ export type Fate =
 /**
  * How an activation of the workflow goes (a start of n8n, or a publication in the same process).
  * `fault`: the service fails the activation's poll (an error answer, a connection cut as a timeout
- * ends, or the token refused) and the `faultPolls` - 1 poll attempts after it. `delivery`: a failing
+ * ends, or the token refused; `partial`: error answers for the previous month only, so the poll
+ * answers in part) and the `faultPolls` - 1 poll attempts after it. `delivery`: a failing
  * message delivered around the activation poll: before n8n loads the activation's copy of the static
  * data, after it, while the poll runs (received before, answered after), or after the poll returned
  * and before n8n saves the activation's copy. `n8n`: the version whose retry of a failed start runs.
@@ -72,7 +73,7 @@ export interface Activation {
 	n8n: '2.8' | '2.40';
 }
 
-export type Fault = 'error' | 'cut' | 'refused';
+export type Fault = 'error' | 'cut' | 'refused' | 'partial';
 
 export type Step =
 	| { step: 'complete'; month: 0 | 1; milliseconds: number }
@@ -88,7 +89,7 @@ export type Step =
 const unusualActivationArb: fc.Arbitrary<Activation> = fc.record({
 	fault: fc.oneof(
 		{ weight: 2, arbitrary: fc.constant(undefined) },
-		{ weight: 1, arbitrary: fc.constantFrom<Fault>('error', 'cut', 'refused') },
+		{ weight: 1, arbitrary: fc.constantFrom<Fault>('error', 'cut', 'refused', 'partial') },
 	),
 	faultPolls: fc.constantFrom(1 as const, 2 as const),
 	delivery: fc.option(
@@ -182,12 +183,12 @@ export type Reached =
 	| 'publication failed'
 	| `delivery ${NonNullable<Activation['delivery']>['at']}`
 	| "activation's save over a delivery's"
-	| 'delivery while not published'
-	| 'scheduled poll failed';
+	| 'delivery while not published';
 
 /** The service's answer to a request while it fails. */
 const FAULT_ANSWERS = {
 	error: { status: 503, json: { error: 'Service Unavailable' } },
+	partial: { status: 503, json: { error: 'Service Unavailable' } },
 	cut: { reset: true },
 	refused: { status: 401, json: { error: 'invalid_token' } },
 } as const;
@@ -219,7 +220,8 @@ export class MergeRunner {
 
 	/** The service's answer to the poll's GET …/payroll-status?date=YYYYMM. */
 	answer(month: string): StubAnswer {
-		if (this.fault) return FAULT_ANSWERS[this.fault.kind];
+		const { kind } = this.fault ?? {};
+		if (kind && (kind !== 'partial' || month === MONTHS[0])) return FAULT_ANSWERS[kind];
 		const end = this.monthRuns.get(month)?.at(-1);
 		const json = end
 			? { month, status: 'completed', executionEndDate: end }
@@ -335,7 +337,7 @@ export class MergeRunner {
 			around?.at === 'duringPoll'
 				? await this.receiveAround(around.message, around.outcome, around.at)
 				: undefined;
-		const activated = await this.pollOnce('activation poll', true);
+		const activated = await this.pollOnce('activation poll');
 		if (around && during) this.settle(around.message, during, around.outcome);
 		await deliverAt('afterPoll');
 		if (activated) {
@@ -389,7 +391,7 @@ export class MergeRunner {
 			this.reach('start retried');
 			if (n8n === '2.8') this.poll = this.pollerOn(copy);
 			else this.poll.takeSave();
-			if (await this.pollOnce(`activation retry (n8n ${n8n})`, true)) {
+			if (await this.pollOnce(`activation retry (n8n ${n8n})`)) {
 				this.retry = undefined;
 				this.saveActivation(loaded);
 			}
@@ -406,15 +408,14 @@ export class MergeRunner {
 
 	/**
 	 * One poll; false when it threw. A scheduled poll that throws makes an error execution, nothing
-	 * else; an activation's (`activating`) fails the activation.
+	 * else; an activation's fails the activation.
 	 */
-	private async pollOnce(label = 'poll', activating = false): Promise<boolean> {
+	private async pollOnce(label = 'poll'): Promise<boolean> {
 		let result: Awaited<ReturnType<TriggerPoller['poll']>>;
 		try {
 			result = await this.poll.poll();
 		} catch (error) {
 			this.transcript.push(`${label}: failed (${(error as Error).message})`);
-			if (!activating) this.reach('scheduled poll failed');
 			return false;
 		} finally {
 			if (this.fault && --this.fault.polls <= 0) this.fault = undefined;
