@@ -102,25 +102,28 @@ it('a restart frees a dropped hand-over and its activation poll starts the run; 
 	expect([...run.started.values()]).toEqual([1]);
 });
 
-it("a delivery n8n hands over while a start's activation poll runs: the activation's save keeps its run, so the next start does not start it again", async () => {
-	// n8n's server answers webhooks before it activates the workflows; the activation saves its copy
-	// of the static data (loaded before the delivery) after the delivery's save.
-	const { run, found, transcript } = await historyOf([
-		complete(),
-		{
-			step: 'restart',
-			activation: {
-				faultPolls: 1,
-				delivery: { message: 0, at: 'duringPoll', outcome: 'created' },
-				n8n: '2.8',
+it.each(['restart', 'publish'] as const)(
+	"a delivery n8n hands over while an activation's poll runs (%s): the activation's save keeps its run, so the next start does not start it again",
+	async (activation) => {
+		// n8n answers webhooks during an activation (at a start even before it); the activation saves
+		// its copy of the static data, loaded before the delivery, after the delivery's save.
+		const { run, found, transcript } = await historyOf([
+			complete(),
+			{
+				step: activation,
+				activation: {
+					faultPolls: 1,
+					delivery: { message: 0, at: 'duringPoll', outcome: 'created' },
+					n8n: '2.8',
+				},
 			},
-		},
-		{ step: 'restart' },
-	]);
-	expect(transcript).toContain('started by the webhook');
-	expect(found).toEqual([]);
-	expect([...run.started.values()]).toEqual([1]);
-});
+			{ step: 'restart' },
+		]);
+		expect(transcript).toContain('started by the webhook');
+		expect(found).toEqual([]);
+		expect([...run.started.values()]).toEqual([1]);
+	},
+);
 
 describe('a start whose activation poll fails: n8n keeps the webhook answering and retries the activation with the copy it loaded, no poll scheduled until one succeeds', () => {
 	const failingStart = (n8n: '2.8' | '2.40', fault: Fault): Step[] => [
