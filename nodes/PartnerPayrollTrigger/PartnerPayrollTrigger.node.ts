@@ -18,6 +18,7 @@ import {
 	RUNS_FIELD,
 	adoptStoredRuns,
 	claimItems,
+	keepRunsInPollCopy,
 	releasePollHolds,
 	storableRuns,
 } from '../shared/runClaims';
@@ -117,6 +118,8 @@ export class PartnerPayrollTrigger implements INodeType {
 			this.logger.debug('Partner Payroll Trigger: the previous poll is still running, skipping');
 			return null;
 		}
+		// n8n quirk Q23: docs/n8n-quirks.md
+		keepRunsInPollCopy(workflowId, store);
 		const dropsResult = () => {
 			if (isCurrentPoll(trigger, ticket)) return false;
 			this.logger.debug(

@@ -31,6 +31,14 @@ interface WorkflowRuns {
 
 const runsByWorkflow = new Map<string, WorkflowRuns>();
 
+// n8n quirk Q23: docs/n8n-quirks.md
+// The static data object of each workflow's newest poll activation in this process. n8n loads it
+// before the activation's poll, serves deliveries meanwhile, and saves it whole after the activation
+// when it changed, even if the poll returned nothing: over the save of a delivery handed over since.
+// Every run started in this process is written into it at once, so that save, and any later one of
+// the poll's copy, carries it.
+const pollCopies = new Map<string, IDataObject>();
+
 function runsOf(workflowId: string): WorkflowRuns {
 	let runs = runsByWorkflow.get(workflowId);
 	if (!runs) {
@@ -49,6 +57,29 @@ function start(runs: WorkflowRuns, key: string, nowMs: number): void {
 	}
 }
 
+/** Writes the started runs into the poll's copy of the static data when it lacks one of them. */
+function copyToPoll(workflowId: string): void {
+	const copy = pollCopies.get(workflowId);
+	if (!copy) return;
+	const stored = copy[RUNS_FIELD];
+	const known = stored && typeof stored === 'object' ? (stored as IDataObject) : {};
+	for (const key of runsOf(workflowId).started.keys()) {
+		if (!(key in known)) {
+			copy[RUNS_FIELD] = storableRuns(workflowId);
+			return;
+		}
+	}
+}
+
+/**
+ * The workflow-wide static data of the poll activation whose polls count (the newest): from now on
+ * it holds every run this process starts, those started before included.
+ */
+export function keepRunsInPollCopy(workflowId: string, copy: IDataObject): void {
+	pollCopies.set(workflowId, copy);
+	copyToPoll(workflowId);
+}
+
 /** Adds the runs a stored table holds (the other trigger's save, or a save before a restart). */
 export function adoptStoredRuns(workflowId: string, stored: unknown): void {
 	if (!stored || typeof stored !== 'object' || Array.isArray(stored)) return;
@@ -56,6 +87,7 @@ export function adoptStoredRuns(workflowId: string, stored: unknown): void {
 	for (const [key, startedAt] of Object.entries(stored)) {
 		if (!runs.started.has(key) && typeof startedAt === 'number') start(runs, key, startedAt);
 	}
+	copyToPoll(workflowId);
 }
 
 /**
@@ -85,6 +117,7 @@ export function isRunStarted(workflowId: string, key: string): boolean {
 /** The held run was started: n8n created its execution. */
 export function startRun(workflowId: string, key: string, nowMs: number): void {
 	start(runsOf(workflowId), key, nowMs);
+	copyToPoll(workflowId);
 }
 
 /** Gives a held run back: n8n could not create the execution, and the sender will retry. */
@@ -151,7 +184,7 @@ export function claimItems(
 	poll?: object,
 ): INodeExecutionData[] {
 	const runs = runsOf(workflowId);
-	return items.filter((item) => {
+	const claimed = items.filter((item) => {
 		const key = runKeyOf(item.json);
 		if (key === undefined) return true;
 		if (poll !== undefined && runs.held.get(key) === poll) {
@@ -160,6 +193,8 @@ export function claimItems(
 		}
 		return claimRun(workflowId, key, nowMs);
 	});
+	copyToPoll(workflowId);
+	return claimed;
 }
 
 /** The table to store in static data: every started run of the workflow this process knows. */
@@ -170,4 +205,5 @@ export function storableRuns(workflowId: string): IDataObject {
 /** Forgets every claim: tests only (a new process starts empty). */
 export function forgetRunClaims(): void {
 	runsByWorkflow.clear();
+	pollCopies.clear();
 }

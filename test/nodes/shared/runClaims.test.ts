@@ -1,4 +1,7 @@
+import { ObservableObject, type IDataObject } from 'n8n-workflow';
+
 import {
+	RUNS_FIELD,
 	RUNS_KEPT,
 	adoptStoredRuns,
 	claimItems,
@@ -7,6 +10,7 @@ import {
 	holdRunForPoll,
 	isRunHeld,
 	isRunStarted,
+	keepRunsInPollCopy,
 	releasePollHolds,
 	releaseRun,
 	runKeyOf,
@@ -71,6 +75,33 @@ describe('run claims', () => {
 		expect(claimRun('wf', 'run-1', NOW)).toBe(false);
 		expect(claimRun('wf', 'run-2', NOW)).toBe(true);
 		expect(claimRun('wf', 'run-3', NOW)).toBe(true);
+	});
+
+	it("writes every run started into the poll activation's copy of the static data, marking it for n8n's save", () => {
+		// The copy n8n loaded for the activation, observed for changes as n8n's Workflow does.
+		const root = ObservableObject.create({ global: {} }) as IDataObject & {
+			__dataChanged: boolean;
+		};
+		const copy = root.global as IDataObject;
+		claimRun('wf', 'run-1', NOW);
+		claimRun('wf-other', 'run-9', NOW);
+		keepRunsInPollCopy('wf', copy);
+		expect(copy[RUNS_FIELD]).toEqual({ 'run-1': NOW });
+		expect(root.__dataChanged).toBe(true);
+
+		// A delivery hands run-2 over after the copy was loaded: the copy gets it at once.
+		root.__dataChanged = false;
+		expect(holdRun('wf', 'run-2')).toBe(true);
+		expect(copy[RUNS_FIELD]).toEqual({ 'run-1': NOW });
+		startRun('wf', 'run-2', NOW + 1);
+		expect(copy[RUNS_FIELD]).toEqual({ 'run-1': NOW, 'run-2': NOW + 1 });
+		expect(root.__dataChanged).toBe(true);
+
+		// Runs the copy already holds change nothing, so n8n has nothing new to save.
+		root.__dataChanged = false;
+		adoptStoredRuns('wf', { 'run-1': NOW });
+		expect(claimItems('wf', [{ json: { dedupeKey: 'run-2' } }], NOW)).toEqual([]);
+		expect(root.__dataChanged).toBe(false);
 	});
 
 	it('keeps the newest runs of a workflow, the oldest dropped first', () => {

@@ -1,5 +1,5 @@
 import { fakeWait as mockFakeWait } from '../triggerModel/clock';
-import { MergeRunner, startModelService, violations, type Step } from './mergeRunner';
+import { MergeRunner, startModelService, violations, type Fault, type Step } from './mergeRunner';
 
 // Fixed histories of the merge model, run by its runner and checked by its property: the cases where
 // Svix gives up on a message, so that only the poll can start its run.
@@ -100,4 +100,80 @@ it('a restart frees a dropped hand-over and its activation poll starts the run; 
 	expect(run.held).toEqual([]);
 	expect(found).toEqual([]);
 	expect([...run.started.values()]).toEqual([1]);
+});
+
+it.each(['restart', 'publish'] as const)(
+	"a delivery n8n hands over while an activation's poll runs (%s): the activation's save keeps its run, so the next start does not start it again",
+	async (activation) => {
+		// n8n answers webhooks during an activation (at a start even before it); the activation saves
+		// its copy of the static data, loaded before the delivery, after the delivery's save.
+		const { run, found, transcript } = await historyOf([
+			complete(),
+			{
+				step: activation,
+				activation: {
+					faultPolls: 1,
+					delivery: { message: 0, at: 'duringPoll', outcome: 'created' },
+					n8n: '2.8',
+				},
+			},
+			{ step: 'restart' },
+		]);
+		expect(transcript).toContain('started by the webhook');
+		expect(found).toEqual([]);
+		expect([...run.started.values()]).toEqual([1]);
+	},
+);
+
+describe('a start whose activation poll fails: n8n keeps the webhook answering and retries the activation with the copy it loaded, no poll scheduled until one succeeds', () => {
+	const failingStart = (n8n: '2.8' | '2.40', fault: Fault): Step[] => [
+		complete(0),
+		complete(1),
+		{ step: 'deliver', message: 0, fate: 'dropped' },
+		{ step: 'restart', activation: { fault, faultPolls: 2, n8n } },
+		// Delivered while no poll is scheduled; the other month's message Svix gives up on.
+		{ step: 'deliver', message: 0, fate: 'delivered' },
+		{ step: 'giveUp', message: 0 },
+		poll,
+	];
+
+	it.each(['error', 'cut', 'refused'] as const)(
+		'n8n 2.8.4: each retry is a new activation to the trigger and fails again while the service fails (%s)',
+		async (fault) => {
+			const { found, transcript, run } = await historyOf(failingStart('2.8', fault));
+			expect(transcript).toMatch(/restart [^\n]*\nactivation poll: failed/);
+			expect(transcript).toMatch(
+				/activation retry \(n8n 2\.8\): failed[^\n]*\nactivation retry \(n8n 2\.8\): \d item/,
+			);
+			expect(run.reached.get('start retried')).toBe(2);
+			expect(found).toEqual([]);
+			expect([...run.started.values()]).toEqual([1, 1]);
+		},
+	);
+
+	it('n8n 2.40.7: the retry is the same activation to the trigger, whose second failure is only logged, so the polls are scheduled', async () => {
+		const { found, transcript, run } = await historyOf(failingStart('2.40', 'error'));
+		expect(transcript).toMatch(/activation poll: failed[^\n]*\n/);
+		expect(transcript).toMatch(/activation retry \(n8n 2\.40\): 0 item\(s\)\npoll: 1 item\(s\)/);
+		expect(run.reached.get('start retried')).toBe(1);
+		expect(found).toEqual([]);
+		expect([...run.started.values()]).toEqual([1, 1]);
+	});
+});
+
+it('a publication whose activation poll fails is undone: deliveries are answered 404 until the next publication, then each run starts once', async () => {
+	const { found, transcript, run } = await historyOf([
+		complete(0),
+		{ step: 'publish', activation: { fault: 'refused', faultPolls: 1, n8n: '2.40' } },
+		{ step: 'deliver', message: 0, fate: 'delivered' },
+		poll,
+		complete(1),
+		{ step: 'publish' },
+		poll,
+	]);
+	expect(transcript).toContain('the publication failed: the workflow is unpublished again');
+	expect(transcript).toContain('msg_1: 404, the workflow is not published');
+	expect(transcript).toContain('poll: none, the workflow is not published');
+	expect(found).toEqual([]);
+	expect([...run.started.values()]).toEqual([1, 1]);
 });
