@@ -119,7 +119,7 @@ export class PartnerPayrollTrigger implements INodeType {
 			return null;
 		}
 		// n8n quirk Q23: docs/n8n-quirks.md
-		keepRunsInPollCopy(workflowId, store);
+		if (isCurrentPoll(trigger, ticket)) keepRunsInPollCopy(workflowId, store);
 		const dropsResult = () => {
 			if (isCurrentPoll(trigger, ticket)) return false;
 			this.logger.debug(
