@@ -6,20 +6,23 @@
 const { N8nRest } = require('./rest');
 
 /**
- * The public-API scopes the record needs: its table, its rows, whether an execution has ended, and
- * whether a 404 for one means that (the key reads its workflow).
+ * The public-API scopes of any table the package keeps in n8n's Data Tables (the company list's lock, the
+ * record of declarations): find or create it, read its rows, add one, update rows on a condition.
  */
-const BILLING_RECORD_SCOPES = Object.freeze([
+const DATA_TABLE_SCOPES = Object.freeze([
 	'dataTable:list',
 	'dataTable:create',
 	'dataTable:read',
 	'dataTableRow:read',
 	'dataTableRow:create',
 	'dataTableRow:update',
-	'dataTableRow:delete',
-	'execution:read',
-	'workflow:read',
 ]);
+
+/**
+ * The public-API scopes the record needs: its table and rows (pruned too), whether an execution has
+ * ended, and whether a 404 for one means that (the key reads its workflow).
+ */
+const BILLING_RECORD_SCOPES = Object.freeze([...DATA_TABLE_SCOPES, 'dataTableRow:delete', 'execution:read', 'workflow:read']);
 
 /** An n8n API credential record to import; connectBillingRecord fills in its URL and key. */
 function billingRecordCredential({ id, name = 'n8n API (billing declarations record)' }) {
@@ -45,4 +48,4 @@ async function connectBillingRecord({ url, start }, n8nApi, { label = 'e2e-billi
 	return rest;
 }
 
-module.exports = { BILLING_RECORD_SCOPES, billingRecordCredential, withBillingRecord, connectBillingRecord };
+module.exports = { DATA_TABLE_SCOPES, BILLING_RECORD_SCOPES, billingRecordCredential, withBillingRecord, connectBillingRecord };

@@ -13,6 +13,7 @@
 const http = require('node:http');
 const {
 	ALL_SCOPES,
+	DATA_TABLE_SCOPES,
 	DEFAULT_CLIENT,
 	N8nPublicApi,
 	N8nRest,
@@ -42,16 +43,7 @@ const N8N_API = { id: 'ppSecretsN8nApi', name: 'n8n API (this n8n)', type: 'part
 const REDIRECTED_N8N_API = { id: 'ppSecretsN8nApiRedirected', name: 'n8n API (an address that redirects)', type: 'partnerPayrollN8nApi' };
 // The scopes docs/partners.md names for the connect link and Remove Company: the list's write, the
 // credential's Test, and the lock of the list in n8n's Data Tables (n8n 2.40.7 grants exactly these).
-const KEY_SCOPES = [
-	'credential:list',
-	'credential:update',
-	'dataTable:list',
-	'dataTable:create',
-	'dataTable:read',
-	'dataTableRow:read',
-	'dataTableRow:create',
-	'dataTableRow:update',
-];
+const KEY_SCOPES = ['credential:list', 'credential:update', ...DATA_TABLE_SCOPES];
 
 // Two connect links: one writes through this n8n's API, one through the address that redirects.
 const LINK = { workflowId: 'wfSecretsConnect', webhookId: 'partner-secrets-connect', n8nApi: N8N_API };
