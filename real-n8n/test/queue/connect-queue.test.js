@@ -8,14 +8,9 @@
 // Tables (docs/exactly-once.md, "The company list across n8n processes"). Every administrator is told
 // "connected", and every company's row, with its own token, is in the list.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const {
 	n8nRuntime,
-	ensureN8nInstalled,
-	ensureDebianPackages,
-	createQueueCluster,
-	packPackage,
 	startTestSandbox,
 	sandboxControl,
 	introspect,
@@ -29,6 +24,7 @@ const {
 	consentGiven,
 	followWayBack,
 } = require('../../lib');
+const { packedQueueCluster, prepareQueueLab, stopQueueLab } = require('../support/queue-lab');
 
 const RUNTIME = n8nRuntime();
 const SETUP_TIMEOUT_MS = 25 * 60_000; // includes installing n8n, Redis and Postgres when missing
@@ -51,13 +47,9 @@ const storedCompanies = async () =>
 	(await cluster.cli.exportCredential(PARTNER_CONNECT_DEMO.credential.id)).data.companies?.company ?? [];
 
 beforeAll(async () => {
-	await ensureN8nInstalled(RUNTIME);
-	ensureDebianPackages(['redis-server', 'postgresql']);
+	dataDir = await prepareQueueLab(RUNTIME, 'connect');
 	sandbox = await startTestSandbox({ generatedCompanies: 9 });
-	dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-queue-connect-'));
-	fs.chmodSync(dataDir, 0o755); // Postgres runs as another user when we are root
-	const tarball = packPackage(path.join(dataDir, 'package-tarball'));
-	cluster = await createQueueCluster({ dataDir, tarball, runtime: RUNTIME, workers: 1, webhookProcesses: 2 });
+	cluster = await packedQueueCluster(dataDir, { runtime: RUNTIME, workers: 1, webhookProcesses: 2 });
 	await cluster.cli.importCredentials(connectExampleCredentials(sandbox, { n8nUrl: cluster.url }));
 	await importExamples(cluster.cli, {
 		importedIdsFile: path.join(dataDir, 'imported-examples.json'),
@@ -90,11 +82,7 @@ beforeAll(async () => {
 	);
 }, SETUP_TIMEOUT_MS);
 
-afterAll(async () => {
-	await cluster?.stop();
-	await sandbox?.close();
-	if (dataDir && !process.env.E2E_KEEP_USER_FOLDERS) fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => await stopQueueLab({ cluster, sandbox, dataDir }));
 
 test('each way back reached its own webhook process, and every administrator was sent to the "connected" page', () => {
 	for (const answer of answers) {

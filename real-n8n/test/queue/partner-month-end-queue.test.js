@@ -7,20 +7,14 @@
 // of its files are stored. Each month-end must leave exactly one stored file per completed company (the
 // workers write them, each into its own folder), that company's own by sha256, none missing, from exactly
 // one successful execution each, run by one worker.
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
 const {
-	createQueueCluster,
-	ensureDebianPackages,
-	ensureN8nInstalled,
 	filesFolder,
 	n8nRuntime,
 	N8nRest,
-	packPackage,
 	pollSchedule,
 	startTestSandbox,
 } = require('../../lib');
+const { packedQueueCluster, prepareQueueLab, stopQueueLab } = require('../support/queue-lab');
 const {
 	EXPECTED_OUTCOME,
 	MONTH_END,
@@ -41,13 +35,9 @@ let cluster;
 let dataDir;
 
 beforeAll(async () => {
-	await ensureN8nInstalled(RUNTIME);
-	ensureDebianPackages(['redis-server', 'postgresql']);
+	dataDir = await prepareQueueLab(RUNTIME, 'month-end');
 	sandbox = await startTestSandbox({ generatedCompanies: MONTH_END.generatedCompanies });
-	dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-queue-month-end-'));
-	fs.chmodSync(dataDir, 0o755); // Postgres runs as another user when we are root
-	const tarball = packPackage(path.join(dataDir, 'package-tarball'));
-	cluster = await createQueueCluster({ dataDir, tarball, runtime: RUNTIME, workers: 2 });
+	cluster = await packedQueueCluster(dataDir, { runtime: RUNTIME, workers: 2 });
 	const signingSecret = await importMonthEnd(cluster.cli, sandbox, { pollTimes: SCHEDULE.pollTimes });
 	await registerMonthEndEndpoints(sandbox, { n8nUrl: cluster.url, signingSecret });
 	await cluster.startAll();
@@ -55,11 +45,7 @@ beforeAll(async () => {
 	await waitForBaseline(sandbox, SCHEDULE);
 }, SETUP_TIMEOUT_MS);
 
-afterAll(async () => {
-	await cluster?.stop();
-	await sandbox?.close();
-	if (dataDir && !process.env.E2E_KEEP_USER_FOLDERS) fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => await stopQueueLab({ cluster, sandbox, dataDir }));
 
 /** The workflow's executions in n8n's database: {id, status, finished}. */
 function executions() {

@@ -10,14 +10,8 @@
 //   no-package-on-worker-2   the package is missing from worker-2's user folder
 //   filesystem-binary-data   N8N_DEFAULT_BINARY_DATA_MODE=filesystem instead of database
 const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
 const {
 	n8nRuntime,
-	ensureN8nInstalled,
-	ensureDebianPackages,
-	createQueueCluster,
-	packPackage,
 	startTestSandbox,
 	accessTokenCredential,
 	partnerPayrollNode,
@@ -36,6 +30,7 @@ const {
 	triggerItems,
 	pollSchedule,
 } = require('../../lib');
+const { packedQueueCluster, prepareQueueLab, stopQueueLab } = require('../support/queue-lab');
 
 const RUNTIME = n8nRuntime();
 const SCHEDULE = pollSchedule();
@@ -127,8 +122,7 @@ async function filesOf(run, nodeName) {
 }
 
 beforeAll(async () => {
-	await ensureN8nInstalled(RUNTIME);
-	ensureDebianPackages(['redis-server', 'postgresql']);
+	dataDir = await prepareQueueLab(RUNTIME, 'mode');
 	sandbox = await startTestSandbox();
 	const token = (companyId) =>
 		sandbox.issueToken({ companyId, scopes: [...ALL_SCOPES], kind: 'apiKey' }).access_token;
@@ -146,12 +140,7 @@ beforeAll(async () => {
 			accessToken: token(GB),
 		}),
 	};
-	dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-queue-'));
-	fs.chmodSync(dataDir, 0o755); // Postgres runs as another user when we are root
-	const tarball = packPackage(path.join(dataDir, 'package-tarball'));
-	cluster = await createQueueCluster({
-		dataDir,
-		tarball,
+	cluster = await packedQueueCluster(dataDir, {
 		runtime: RUNTIME,
 		workers: 2,
 		packageOn: (name) => !(FAULT === 'no-package-on-worker-2' && name === 'worker-2'),
@@ -168,12 +157,7 @@ beforeAll(async () => {
 	});
 }, SETUP_TIMEOUT_MS);
 
-afterAll(async () => {
-	await cluster?.stop();
-	await sandbox?.close();
-	if (dataDir && !process.env.E2E_KEEP_USER_FOLDERS)
-		fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => await stopQueueLab({ cluster, sandbox, dataDir }));
 
 describe('file operations on a worker', () => {
 	let execution;

@@ -6,14 +6,8 @@
 // the other (the record is shared through the static data n8n saves), and that deliveries reaching the
 // process without the package fail visibly (an error status, so Svix retries; no execution).
 const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
 const {
 	n8nRuntime,
-	ensureN8nInstalled,
-	ensureDebianPackages,
-	createQueueCluster,
-	packPackage,
 	startTestSandbox,
 	sandboxControl,
 	N8nRest,
@@ -25,6 +19,7 @@ const {
 	registerEndpoint,
 	webhookTriggerItems,
 } = require('../../lib');
+const { packedQueueCluster, prepareQueueLab, stopQueueLab } = require('../support/queue-lab');
 
 const RUNTIME = n8nRuntime();
 const SETUP_TIMEOUT_MS = 25 * 60_000; // includes installing n8n, Redis and Postgres when missing
@@ -52,15 +47,9 @@ let dataDir;
 const endpoints = {};
 
 beforeAll(async () => {
-	await ensureN8nInstalled(RUNTIME);
-	ensureDebianPackages(['redis-server', 'postgresql']);
+	dataDir = await prepareQueueLab(RUNTIME, 'webhook');
 	sandbox = await startTestSandbox();
-	dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-queue-webhook-'));
-	fs.chmodSync(dataDir, 0o755); // Postgres runs as another user when we are root
-	const tarball = packPackage(path.join(dataDir, 'package-tarball'));
-	cluster = await createQueueCluster({
-		dataDir,
-		tarball,
+	cluster = await packedQueueCluster(dataDir, {
 		runtime: RUNTIME,
 		workers: 1,
 		webhookProcesses: 2,
@@ -92,12 +81,7 @@ beforeAll(async () => {
 	await sandboxControl(sandbox, 'POST', '/webhooks/settings', { retryScheduleMs: [] });
 }, SETUP_TIMEOUT_MS);
 
-afterAll(async () => {
-	await cluster?.stop();
-	await sandbox?.close();
-	if (dataDir && !process.env.E2E_KEEP_USER_FOLDERS)
-		fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => await stopQueueLab({ cluster, sandbox, dataDir }));
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const payrollRun = (month) => ({
