@@ -174,7 +174,7 @@ function claimedRuns(
 ): INodeExecutionData[] {
 	const workflowId = context.getWorkflow().id ?? '';
 	adoptStoredRuns(workflowId, store[RUNS_FIELD]);
-	const items = claimItems(workflowId, found, Date.now(), poll);
+	const items = claimItems(workflowId, found, poll);
 	if (items.length < found.length) {
 		context.logger.debug(
 			`Partner Payroll Trigger: ${found.length - items.length} run(s) were already started by another Partner Payroll trigger of this workflow`,

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { serviceInstant } from './instants';
+import { recordDigest, storedDigests } from './recordDigest';
 
 // Which runs the package's triggers started, per workflow: the Partner Payroll Trigger (poll) and the
 // Partner Payroll Webhook Trigger of one workflow claim a run here, by its identity (`runKeyOf`),
@@ -11,7 +12,8 @@ import { serviceInstant } from './instants';
 // deliveries. In that process the check and the claim are one synchronous step, with no await
 // between them, so no other poll or delivery can come in between. The claims also live in the
 // workflow's static data (RUNS_FIELD), written by each trigger with its own record: whichever of the
-// triggers' saves n8n makes last carries the runs of both, and a restart reads them back.
+// triggers' saves n8n makes last carries the runs of both, and a restart reads them back. A run is
+// known by the digest of its key (`recordDigest`), in memory as in static data.
 
 /** The static data field (workflow-wide) of the claims, read by both triggers. */
 export const RUNS_FIELD = 'partnerPayrollRuns';
@@ -19,12 +21,12 @@ export const RUNS_FIELD = 'partnerPayrollRuns';
 /** Claims kept per workflow, the oldest dropped first: months of a partner's whole client list. */
 export const RUNS_KEPT = 3000;
 
-/** A workflow's runs by run key (`runKeyOf`): started (→ when, in claim order), and held while n8n starts them. */
+/** A workflow's runs by the digest of their key (`runKeyOf`): started (in claim order), and held while n8n starts them. */
 interface WorkflowRuns {
-	started: Map<string, number>;
+	started: Set<string>;
 	/**
-	 * Run keys held: by a webhook delivery n8n is still turning into an execution (no holder), or by
-	 * a poll until it returns (the poll's own object: n8n gives every poll of an activation one context).
+	 * Runs held: by a webhook delivery n8n is still turning into an execution (no holder), or by a
+	 * poll until it returns (the poll's own object: n8n gives every poll of an activation one context).
 	 */
 	held: Map<string, object | undefined>;
 }
@@ -42,16 +44,16 @@ const pollCopies = new Map<string, IDataObject>();
 function runsOf(workflowId: string): WorkflowRuns {
 	let runs = runsByWorkflow.get(workflowId);
 	if (!runs) {
-		runs = { started: new Map(), held: new Map() };
+		runs = { started: new Set(), held: new Map() };
 		runsByWorkflow.set(workflowId, runs);
 	}
 	return runs;
 }
 
-function start(runs: WorkflowRuns, key: string, nowMs: number): void {
-	runs.held.delete(key);
-	runs.started.set(key, nowMs);
-	for (const oldest of runs.started.keys()) {
+function start(runs: WorkflowRuns, digest: string): void {
+	runs.held.delete(digest);
+	runs.started.add(digest);
+	for (const oldest of runs.started) {
 		if (runs.started.size <= RUNS_KEPT) return;
 		runs.started.delete(oldest);
 	}
@@ -61,10 +63,9 @@ function start(runs: WorkflowRuns, key: string, nowMs: number): void {
 function copyToPoll(workflowId: string): void {
 	const copy = pollCopies.get(workflowId);
 	if (!copy) return;
-	const stored = copy[RUNS_FIELD];
-	const known = stored && typeof stored === 'object' ? (stored as IDataObject) : {};
-	for (const key of runsOf(workflowId).started.keys()) {
-		if (!(key in known)) {
+	const known = new Set(storedDigests(copy[RUNS_FIELD]));
+	for (const digest of runsOf(workflowId).started) {
+		if (!known.has(digest)) {
 			copy[RUNS_FIELD] = storableRuns(workflowId);
 			return;
 		}
@@ -82,11 +83,8 @@ export function keepRunsInPollCopy(workflowId: string, copy: IDataObject): void 
 
 /** Adds the runs a stored table holds (the other trigger's save, or a save before a restart). */
 export function adoptStoredRuns(workflowId: string, stored: unknown): void {
-	if (!stored || typeof stored !== 'object' || Array.isArray(stored)) return;
 	const runs = runsOf(workflowId);
-	for (const [key, startedAt] of Object.entries(stored)) {
-		if (!runs.started.has(key) && typeof startedAt === 'number') start(runs, key, startedAt);
-	}
+	for (const digest of storedDigests(stored)) if (!runs.started.has(digest)) start(runs, digest);
 	copyToPoll(workflowId);
 }
 
@@ -98,37 +96,40 @@ export function adoptStoredRuns(workflowId: string, stored: unknown): void {
  * an answer keeps the run held in this process until it restarts; the poll after the restart starts it.
  */
 export function holdRun(workflowId: string, key: string): boolean {
-	const runs = runsOf(workflowId);
-	if (runs.started.has(key) || runs.held.has(key)) return false;
-	runs.held.set(key, undefined);
+	return hold(runsOf(workflowId), recordDigest(key), undefined);
+}
+
+function hold(runs: WorkflowRuns, digest: string, holder: object | undefined): boolean {
+	if (runs.started.has(digest) || runs.held.has(digest)) return false;
+	runs.held.set(digest, holder);
 	return true;
 }
 
 /** Whether a webhook delivery holds the run while n8n starts it (not started yet). */
 export function isRunHeld(workflowId: string, key: string): boolean {
-	return runsByWorkflow.get(workflowId)?.held.has(key) ?? false;
+	return runsByWorkflow.get(workflowId)?.held.has(recordDigest(key)) ?? false;
 }
 
 /** Whether a trigger of this workflow started the run (not only holds it). */
 export function isRunStarted(workflowId: string, key: string): boolean {
-	return runsOf(workflowId).started.has(key);
+	return runsOf(workflowId).started.has(recordDigest(key));
 }
 
 /** The held run was started: n8n created its execution. */
-export function startRun(workflowId: string, key: string, nowMs: number): void {
-	start(runsOf(workflowId), key, nowMs);
+export function startRun(workflowId: string, key: string): void {
+	start(runsOf(workflowId), recordDigest(key));
 	copyToPoll(workflowId);
 }
 
 /** Gives a held run back: n8n could not create the execution, and the sender will retry. */
 export function releaseRun(workflowId: string, key: string): void {
-	runsByWorkflow.get(workflowId)?.held.delete(key);
+	runsByWorkflow.get(workflowId)?.held.delete(recordDigest(key));
 }
 
 /** Claims a run that starts as the caller returns (a poll's items): false when already taken. */
-export function claimRun(workflowId: string, key: string, nowMs: number): boolean {
+export function claimRun(workflowId: string, key: string): boolean {
 	if (!holdRun(workflowId, key)) return false;
-	startRun(workflowId, key, nowMs);
+	startRun(workflowId, key);
 	return true;
 }
 
@@ -139,9 +140,7 @@ export function claimRun(workflowId: string, key: string, nowMs: number): boolea
  * trigger would start it. False when a trigger of this workflow started or holds it.
  */
 export function holdRunForPoll(poll: object, workflowId: string, key: string): boolean {
-	if (!holdRun(workflowId, key)) return false;
-	runsOf(workflowId).held.set(key, poll);
-	return true;
+	return hold(runsOf(workflowId), recordDigest(key), poll);
 }
 
 /**
@@ -150,7 +149,7 @@ export function holdRunForPoll(poll: object, workflowId: string, key: string): b
  */
 export function releasePollHolds(workflowId: string, poll: object): void {
 	const held = runsByWorkflow.get(workflowId)?.held;
-	for (const [key, holder] of held ?? []) if (holder === poll) held!.delete(key);
+	for (const [digest, holder] of held ?? []) if (holder === poll) held!.delete(digest);
 }
 
 /**
@@ -180,26 +179,28 @@ export function runKeyOf(json: IDataObject): string | undefined {
 export function claimItems(
 	workflowId: string,
 	items: INodeExecutionData[],
-	nowMs: number,
 	poll?: object,
 ): INodeExecutionData[] {
 	const runs = runsOf(workflowId);
 	const claimed = items.filter((item) => {
 		const key = runKeyOf(item.json);
 		if (key === undefined) return true;
-		if (poll !== undefined && runs.held.get(key) === poll) {
-			start(runs, key, nowMs);
+		const digest = recordDigest(key);
+		if (poll !== undefined && runs.held.get(digest) === poll) {
+			start(runs, digest);
 			return true;
 		}
-		return claimRun(workflowId, key, nowMs);
+		if (!hold(runs, digest, undefined)) return false;
+		start(runs, digest);
+		return true;
 	});
 	copyToPoll(workflowId);
 	return claimed;
 }
 
-/** The table to store in static data: every started run of the workflow this process knows. */
-export function storableRuns(workflowId: string): IDataObject {
-	return Object.fromEntries(runsOf(workflowId).started);
+/** The list to store in static data: every started run of the workflow this process knows, oldest first. */
+export function storableRuns(workflowId: string): string[] {
+	return [...runsOf(workflowId).started];
 }
 
 /** Forgets every claim: tests only (a new process starts empty). */

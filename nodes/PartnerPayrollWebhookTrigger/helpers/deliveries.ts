@@ -3,6 +3,7 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import type { HealthMemory } from './companyHealth';
 import type { ServiceEvent } from './events';
 import { isInFlight } from '../../shared/inFlight';
+import { recordDigest, storedDigests } from '../../shared/recordDigest';
 import { dedupeKey, monthKey } from './webhookItems';
 
 // The dedupe record: which events and message ids were handed to n8n, so that a retry, a replay or
@@ -16,15 +17,20 @@ import { dedupeKey, monthKey } from './webhookItems';
 //   so a copy arriving before or during the first one's save is recognised, and a save that lost
 //   to a concurrent one is repaired by the next (each save writes the union of both).
 
-/** Bounds of the stored record (the oldest entries go first): a few hundred kilobytes at most. */
-export const RECORD_LIMITS = { eventKeys: 2000, datesPerKey: 20, messageIds: 1000 };
+/** Bounds of the stored record (the oldest entries go first): tens of kilobytes at most. */
+export const RECORD_LIMITS = { eventKeys: 2000, eventDates: 4000, messageIds: 1000 };
 
+/** What was handed to n8n, each entry a `recordDigest`, oldest first. */
 export interface DeliveryRecord {
-	/** Event key (a month's key or an integration change's key) → effectiveDates handed over, oldest first. */
-	events: Record<string, string[]>;
-	/** Message ids handed over, oldest first. */
+	/** Event keys: a month's key or an integration change's key. */
+	events: string[];
+	/** Event keys with the effectiveDate handed over: a re-run of a month has a new one. */
+	dates: string[];
+	/** Svix message ids. */
 	messages: string[];
 }
+
+const EMPTY_RECORD: DeliveryRecord = Object.freeze({ events: [], dates: [], messages: [] });
 
 export type Decision =
 	| { kind: 'fire'; isRerun: boolean }
@@ -48,7 +54,7 @@ export function processMemory(scope: string): ScopeMemory {
 	let memory = memoryByScope.get(scope);
 	if (!memory) {
 		memory = {
-			delivered: { events: {}, messages: [] },
+			delivered: { events: [], dates: [], messages: [] },
 			inFlight: new Map(),
 			health: { known: {}, holding: new Map() },
 		};
@@ -74,19 +80,20 @@ export function forgetProcessMemory(): void {
 	memoryByScope.clear();
 }
 
-const strings = (value: unknown): string[] =>
-	Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
-
 /** The stored record, whatever static data holds (nothing yet, or an unexpected shape: empty). */
 export function readRecord(stored: unknown): DeliveryRecord {
-	const record: DeliveryRecord = { events: {}, messages: [] };
-	if (!stored || typeof stored !== 'object') return record;
-	const { events, messages } = stored as { events?: unknown; messages?: unknown };
-	if (events && typeof events === 'object' && !Array.isArray(events)) {
-		for (const [key, dates] of Object.entries(events)) record.events[key] = strings(dates);
-	}
-	record.messages = strings(messages);
-	return record;
+	const record = (stored && typeof stored === 'object' ? stored : {}) as Partial<DeliveryRecord>;
+	return {
+		events: storedDigests(record.events),
+		dates: storedDigests(record.dates),
+		messages: storedDigests(record.messages),
+	};
+}
+
+/** Whether the message was handed to n8n, as the stored record or this process's memory knows. */
+export function wasHandedOver(stored: DeliveryRecord, memory: ScopeMemory, messageId: string): boolean {
+	const message = recordDigest(messageId);
+	return stored.messages.includes(message) || memory.delivered.messages.includes(message);
 }
 
 /** Why a delivery of a message handed over before starts nothing. */
@@ -99,6 +106,20 @@ function eventKey(event: ServiceEvent): string {
 		? dedupeKey(event, false)
 		: monthKey(event.companyId, event.month);
 }
+
+/** A delivery's entries in the record. */
+function entriesOf(event: ServiceEvent, messageId: string) {
+	const key = eventKey(event);
+	return {
+		key,
+		event: recordDigest(key),
+		date: recordDigest(`${key} ${event.effectiveDate}`),
+		message: recordDigest(messageId),
+	};
+}
+
+const inEither = (first: string[], second: string[], digest: string): boolean =>
+	first.includes(digest) || second.includes(digest);
 
 /**
  * What to do with a verified delivery of an event that passed the filters. Reads only: the decision
@@ -115,25 +136,28 @@ export function decide(
 	nowMs: number,
 ): Decision {
 	const { stored, memory, event, messageId } = input;
-	const key = eventKey(event);
+	const { delivered } = memory;
+	const entries = entriesOf(event, messageId);
+	const { key } = entries;
 	if (isInFlight(memory.inFlight, messageId, nowMs)) {
 		return { kind: 'inFlight', why: `message ${messageId} is still being handed to n8n` };
 	}
 	if (isInFlight(memory.inFlight, key, nowMs)) {
 		return { kind: 'inFlight', why: `another delivery of ${key} is still being handed to n8n` };
 	}
-	if (stored.messages.includes(messageId) || memory.delivered.messages.includes(messageId)) {
+	if (wasHandedOver(stored, memory, messageId)) {
 		return { kind: 'duplicate', why: messageAlreadyDelivered(messageId) };
 	}
-	const dates = [...(stored.events[key] ?? []), ...(memory.delivered.events[key] ?? [])];
-	if (!dates.length) return { kind: 'fire', isRerun: false };
+	if (!inEither(stored.events, delivered.events, entries.event)) {
+		return { kind: 'fire', isRerun: false };
+	}
 	if (event.month === undefined) {
 		return { kind: 'duplicate', why: `${key} was already delivered` };
 	}
 	if (!input.fireOnRerun) {
 		return { kind: 'duplicate', why: `${key} was already delivered (Fire Again on Re-Run is off)` };
 	}
-	if (dates.includes(event.effectiveDate)) {
+	if (inEither(stored.dates, delivered.dates, entries.date)) {
 		return {
 			kind: 'duplicate',
 			why: `${key} was already delivered with effectiveDate ${event.effectiveDate}`,
@@ -142,38 +166,29 @@ export function decide(
 	return { kind: 'fire', isRerun: true };
 }
 
-function withDelivery(
-	record: DeliveryRecord,
-	key: string,
-	effectiveDate: string,
-	messageId: string,
-): DeliveryRecord {
-	const events = { ...record.events };
-	const dates = (events[key] ?? []).filter((date) => date !== effectiveDate);
-	// Re-inserted last: the oldest keys are the first ones dropped.
-	delete events[key];
-	events[key] = [...dates, effectiveDate].slice(-RECORD_LIMITS.datesPerKey);
-	const keys = Object.keys(events);
-	for (const dropped of keys.slice(0, Math.max(0, keys.length - RECORD_LIMITS.eventKeys))) {
-		delete events[dropped];
-	}
-	const messages = [...record.messages.filter((id) => id !== messageId), messageId].slice(
-		-RECORD_LIMITS.messageIds,
-	);
-	return { events, messages };
+/**
+ * The entries of `first`, then those only `second` holds, then `digest` (moved last if it was there),
+ * the oldest dropped beyond `limit`.
+ */
+function merged(first: string[], second: string[], digest: string, limit: number): string[] {
+	const entries = new Set(first);
+	for (const entry of second) entries.add(entry);
+	entries.delete(digest);
+	entries.add(digest);
+	return [...entries].slice(-limit);
 }
 
-function union(first: DeliveryRecord, second: DeliveryRecord): DeliveryRecord {
-	const events: Record<string, string[]> = {};
-	for (const source of [first, second]) {
-		for (const [key, dates] of Object.entries(source.events)) {
-			events[key] = [...new Set([...(events[key] ?? []), ...dates])].slice(
-				-RECORD_LIMITS.datesPerKey,
-			);
-		}
-	}
-	const messages = [...new Set([...first.messages, ...second.messages])];
-	return { events, messages };
+/** `record` and `other` (a save that lost to a concurrent one is repaired), with this delivery last. */
+function withDelivery(
+	record: DeliveryRecord,
+	other: DeliveryRecord,
+	entries: ReturnType<typeof entriesOf>,
+): DeliveryRecord {
+	return {
+		events: merged(record.events, other.events, entries.event, RECORD_LIMITS.eventKeys),
+		dates: merged(record.dates, other.dates, entries.date, RECORD_LIMITS.eventDates),
+		messages: merged(record.messages, other.messages, entries.message, RECORD_LIMITS.messageIds),
+	};
 }
 
 /**
@@ -187,15 +202,11 @@ export function claim(
 	nowMs: number,
 ): { toStore: DeliveryRecord; settle: (handedOver: boolean) => void } {
 	const { stored, memory, event, messageId } = input;
-	const key = eventKey(event);
+	const entries = entriesOf(event, messageId);
+	const { key } = entries;
 	memory.inFlight.set(messageId, nowMs);
 	memory.inFlight.set(key, nowMs);
-	const toStore = withDelivery(
-		union(stored, memory.delivered),
-		key,
-		event.effectiveDate,
-		messageId,
-	);
+	const toStore = withDelivery(stored, memory.delivered, entries);
 	let settled = false;
 	const settle = (handedOver: boolean) => {
 		if (settled) return;
@@ -203,7 +214,7 @@ export function claim(
 		memory.inFlight.delete(messageId);
 		memory.inFlight.delete(key);
 		if (handedOver) {
-			memory.delivered = withDelivery(memory.delivered, key, event.effectiveDate, messageId);
+			memory.delivered = withDelivery(memory.delivered, EMPTY_RECORD, entries);
 		}
 	};
 	return { toStore, settle };
@@ -211,5 +222,5 @@ export function claim(
 
 /** The record as static data holds it (plain JSON). */
 export function storable(record: DeliveryRecord): IDataObject {
-	return { events: record.events, messages: record.messages };
+	return { events: record.events, dates: record.dates, messages: record.messages };
 }

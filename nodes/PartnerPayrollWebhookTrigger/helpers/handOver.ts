@@ -141,7 +141,7 @@ export function handOver(
 	};
 	// Read by n8n once the execution exists: the run is started, and stored with the delivery's record.
 	const records = () => {
-		startRun(workflowId, runKey, Date.now());
+		startRun(workflowId, runKey);
 		return { [recordKey]: record, [RUNS_FIELD]: storableRuns(workflowId) };
 	};
 	return startAndRecord([[item]], staticData, records, answerBody);

@@ -3,7 +3,13 @@ import type { IHookFunctions, IWebhookFunctions, IWebhookResponseData } from 'n8
 import { parameterError } from '../../shared/errors';
 import { isInFlight } from '../../shared/inFlight';
 import { credentialIdOf } from './credentialReads';
-import { memoryOf, messageAlreadyDelivered, readRecord, recordKeyOf } from './deliveries';
+import {
+	memoryOf,
+	messageAlreadyDelivered,
+	readRecord,
+	recordKeyOf,
+	wasHandedOver,
+} from './deliveries';
 import { rawRequestBody } from './requestBody';
 import { acknowledge } from './responses';
 import { DEFAULT_TOLERANCE_SECONDS, verifySignature } from './signature';
@@ -63,11 +69,7 @@ export async function answerKnownCopy(
 	if (!verification.verified) return undefined;
 	const { messageId } = verification;
 	if (isInFlight(memory.inFlight, messageId, Date.now())) return undefined;
-	const handedOver =
-		memory.delivered.messages.includes(messageId) ||
-		readRecord(context.getWorkflowStaticData('global')[recordKeyOf(context)]).messages.includes(
-			messageId,
-		);
-	if (!handedOver) return undefined;
+	const stored = readRecord(context.getWorkflowStaticData('global')[recordKeyOf(context)]);
+	if (!wasHandedOver(stored, memory, messageId)) return undefined;
 	return acknowledge(context, `Duplicate: ${messageAlreadyDelivered(messageId)}; nothing started`);
 }

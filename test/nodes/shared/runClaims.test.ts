@@ -17,27 +17,29 @@ import {
 	startRun,
 	storableRuns,
 } from '../../../nodes/shared/runClaims';
+import { recordDigest } from '../../../nodes/shared/recordDigest';
 import { inTimeZone } from '../../support/time-zone';
 
-const NOW = Date.parse('2026-11-28T12:00:00.000Z');
+/** How static data holds the runs: their keys' digests, oldest first. */
+const stored = (...keys: string[]) => keys.map(recordDigest);
 
 describe('run claims', () => {
 	it('a run is claimed once per workflow; another workflow claims its own', () => {
-		expect(claimRun('wf-a', 'payroll:FR1001:202611', NOW)).toBe(true);
-		expect(claimRun('wf-a', 'payroll:FR1001:202611', NOW)).toBe(false);
-		expect(claimRun('wf-b', 'payroll:FR1001:202611', NOW)).toBe(true);
+		expect(claimRun('wf-a', 'payroll:FR1001:202611')).toBe(true);
+		expect(claimRun('wf-a', 'payroll:FR1001:202611')).toBe(false);
+		expect(claimRun('wf-b', 'payroll:FR1001:202611')).toBe(true);
 	});
 
 	it('a held run is taken until it starts or is released, however long its outcome takes', () => {
 		expect(holdRun('wf', 'run-1')).toBe(true);
-		expect(claimRun('wf', 'run-1', NOW + 1)).toBe(false);
-		expect(storableRuns('wf')).toEqual({});
-		startRun('wf', 'run-1', NOW + 2);
-		expect(storableRuns('wf')).toEqual({ 'run-1': NOW + 2 });
+		expect(claimRun('wf', 'run-1')).toBe(false);
+		expect(storableRuns('wf')).toEqual([]);
+		startRun('wf', 'run-1');
+		expect(storableRuns('wf')).toEqual(stored('run-1'));
 
 		expect(holdRun('wf', 'run-2')).toBe(true);
 		releaseRun('wf', 'run-2');
-		expect(claimRun('wf', 'run-2', NOW)).toBe(true);
+		expect(claimRun('wf', 'run-2')).toBe(true);
 
 		// A hold takes no time as input: it cannot lapse, however late the outcome comes.
 		expect(holdRun('wf', 'run-3')).toBe(true);
@@ -55,8 +57,8 @@ describe('run claims', () => {
 		expect(holdRunForPoll({}, 'wf', 'run-1')).toBe(false);
 		expect(holdRun('wf', 'run-2')).toBe(true);
 		// Another poll (or none) cannot take the poll's hold; the poll itself starts it.
-		expect(claimItems('wf', items, NOW, {})).toEqual([]);
-		expect(claimItems('wf', items, NOW, poll)).toEqual(items.slice(0, 1));
+		expect(claimItems('wf', items, {})).toEqual([]);
+		expect(claimItems('wf', items, poll)).toEqual(items.slice(0, 1));
 		expect(isRunStarted('wf', 'run-1')).toBe(true);
 		// Another poll that ends gives back only its own holds.
 		releasePollHolds('wf', {});
@@ -65,16 +67,20 @@ describe('run claims', () => {
 		releasePollHolds('wf', poll);
 		expect(isRunHeld('wf', 'run-3')).toBe(false);
 		expect(isRunHeld('wf', 'run-2')).toBe(true);
-		expect(claimItems('wf', items, NOW, poll)).toEqual([]);
+		expect(claimItems('wf', items, poll)).toEqual([]);
 	});
 
-	it('adopts the runs a stored table holds, and ignores a table of another shape', () => {
-		adoptStoredRuns('wf', { 'run-1': NOW, 'run-2': 'yesterday' });
-		adoptStoredRuns('wf', ['run-3']);
+	it('adopts the runs a stored list holds, and ignores entries and lists of another shape', () => {
+		adoptStoredRuns('wf', [...stored('run-1'), 7, null]);
+		adoptStoredRuns('wf', { [recordDigest('run-2')]: 1 });
 		adoptStoredRuns('wf', null);
-		expect(claimRun('wf', 'run-1', NOW)).toBe(false);
-		expect(claimRun('wf', 'run-2', NOW)).toBe(true);
-		expect(claimRun('wf', 'run-3', NOW)).toBe(true);
+		expect(claimRun('wf', 'run-1')).toBe(false);
+		expect(claimRun('wf', 'run-2')).toBe(true);
+		// What a restarted process reads back is what it stored: the runs stay taken.
+		adoptStoredRuns('wf-restarted', storableRuns('wf'));
+		expect(claimRun('wf-restarted', 'run-1')).toBe(false);
+		expect(claimRun('wf-restarted', 'run-2')).toBe(false);
+		expect(claimRun('wf-restarted', 'run-3')).toBe(true);
 	});
 
 	it("writes every run started into the poll activation's copy of the static data, marking it for n8n's save", () => {
@@ -83,44 +89,44 @@ describe('run claims', () => {
 			__dataChanged: boolean;
 		};
 		const copy = root.global as IDataObject;
-		claimRun('wf', 'run-1', NOW);
-		claimRun('wf-other', 'run-9', NOW);
+		claimRun('wf', 'run-1');
+		claimRun('wf-other', 'run-9');
 		keepRunsInPollCopy('wf', copy);
-		expect(copy[RUNS_FIELD]).toEqual({ 'run-1': NOW });
+		expect(copy[RUNS_FIELD]).toEqual(stored('run-1'));
 		expect(root.__dataChanged).toBe(true);
 
 		// A delivery hands run-2 over after the copy was loaded: the copy gets it at once.
 		root.__dataChanged = false;
 		expect(holdRun('wf', 'run-2')).toBe(true);
-		expect(copy[RUNS_FIELD]).toEqual({ 'run-1': NOW });
-		startRun('wf', 'run-2', NOW + 1);
-		expect(copy[RUNS_FIELD]).toEqual({ 'run-1': NOW, 'run-2': NOW + 1 });
+		expect(copy[RUNS_FIELD]).toEqual(stored('run-1'));
+		startRun('wf', 'run-2');
+		expect(copy[RUNS_FIELD]).toEqual(stored('run-1', 'run-2'));
 		expect(root.__dataChanged).toBe(true);
 
 		// Runs the copy already holds change nothing, so n8n has nothing new to save.
 		root.__dataChanged = false;
-		adoptStoredRuns('wf', { 'run-1': NOW });
-		expect(claimItems('wf', [{ json: { dedupeKey: 'run-2' } }], NOW)).toEqual([]);
+		adoptStoredRuns('wf', stored('run-1'));
+		expect(claimItems('wf', [{ json: { dedupeKey: 'run-2' } }])).toEqual([]);
 		expect(root.__dataChanged).toBe(false);
 	});
 
 	it('keeps the newest runs of a workflow, the oldest dropped first', () => {
 		for (let index = 0; index < RUNS_KEPT + 5; index += 1)
-			claimRun('wf', `run-${index}`, NOW + index);
-		const kept = Object.keys(storableRuns('wf'));
+			claimRun('wf', `run-${index}`);
+		const kept = storableRuns('wf');
 		expect(kept).toHaveLength(RUNS_KEPT);
-		expect(kept[0]).toBe('run-5');
-		expect(kept.at(-1)).toBe(`run-${RUNS_KEPT + 4}`);
+		expect(kept[0]).toBe(recordDigest('run-5'));
+		expect(kept.at(-1)).toBe(recordDigest(`run-${RUNS_KEPT + 4}`));
 	});
 
 	it('claimItems keeps the items whose run it claimed, and items that name no run', () => {
-		claimRun('wf', 'payroll:FR1001:202611', NOW);
+		claimRun('wf', 'payroll:FR1001:202611');
 		const items = [
 			{ json: { dedupeKey: 'payroll:FR1001:202611' } },
 			{ json: { dedupeKey: 'payroll:FR1002:202611' } },
 			{ json: { event: 'connectionLost' } },
 		];
-		expect(claimItems('wf', items, NOW)).toEqual(items.slice(1));
+		expect(claimItems('wf', items)).toEqual(items.slice(1));
 	});
 
 	it('a payroll run has one key whichever trigger saw it first: company, month and end instant', () => {

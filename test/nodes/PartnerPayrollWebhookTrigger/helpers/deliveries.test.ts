@@ -7,6 +7,7 @@ import {
 	readRecord,
 } from '../../../../nodes/PartnerPayrollWebhookTrigger/helpers/deliveries';
 import { IN_FLIGHT_MAX_MS } from '../../../../nodes/shared/inFlight';
+import { recordDigest } from '../../../../nodes/shared/recordDigest';
 import type { ServiceEvent } from '../../../../nodes/PartnerPayrollWebhookTrigger/helpers/events';
 
 const run = (month: string, effectiveDate = '2026-11-27T18:00:00.000Z'): ServiceEvent => ({
@@ -21,11 +22,28 @@ beforeEach(() => forgetProcessMemory());
 
 describe('the dedupe record', () => {
 	it('reads whatever static data holds: nothing, foreign shapes', () => {
-		expect(readRecord(undefined)).toEqual({ events: {}, messages: [] });
-		expect(readRecord({ events: [1], messages: 'x' })).toEqual({ events: {}, messages: [] });
-		expect(readRecord({ events: { a: ['d', 3] }, messages: ['m', 1] })).toEqual({
-			events: { a: ['d'] },
+		const empty = { events: [], dates: [], messages: [] };
+		expect(readRecord(undefined)).toEqual(empty);
+		expect(readRecord({ events: { a: ['d'] }, messages: 'x' })).toEqual(empty);
+		expect(readRecord({ events: ['e', 3], dates: [null, 'd'], messages: ['m', 1] })).toEqual({
+			events: ['e'],
+			dates: ['d'],
 			messages: ['m'],
+		});
+	});
+
+	it('stores digests, not the companies, months and message ids it saw', () => {
+		const memory = processMemory('scope');
+		const { toStore } = claim(
+			{ stored: readRecord(undefined), memory, event: run('202611'), messageId: 'msg_1' },
+			0,
+		);
+		const stored = JSON.stringify(toStore);
+		for (const seen of ['FR1001', '202611', 'msg_1', '2026-11-27']) expect(stored).not.toContain(seen);
+		expect(toStore).toEqual({
+			events: [recordDigest('payroll:FR1001:202611')],
+			dates: [recordDigest('payroll:FR1001:202611 2026-11-27T18:00:00.000Z')],
+			messages: [recordDigest('msg_1')],
 		});
 	});
 
@@ -39,10 +57,21 @@ describe('the dedupe record', () => {
 			stored = claimed.toStore;
 			claimed.settle(false);
 		}
-		expect(Object.keys(stored.events)).toHaveLength(RECORD_LIMITS.eventKeys);
-		expect(stored.events['payroll:FR1001:200001']).toBeUndefined();
+		expect(stored.events).toHaveLength(RECORD_LIMITS.eventKeys);
+		expect(stored.events).not.toContain(recordDigest('payroll:FR1001:200001'));
+		expect(stored.events).toContain(recordDigest('payroll:FR1001:200006'));
 		expect(stored.messages).toHaveLength(RECORD_LIMITS.messageIds);
-		expect(stored.messages.at(-1)).toBe(`msg_${total - 1}`);
+		expect(stored.messages.at(-1)).toBe(recordDigest(`msg_${total - 1}`));
+		// The oldest month forgotten, its next delivery fires as new; a month still kept is a duplicate.
+		const input = (month: string, messageId: string) => ({
+			stored,
+			memory: processMemory('another process'),
+			event: run(month),
+			messageId,
+			fireOnRerun: false,
+		});
+		expect(decide(input('200001', 'msg_a'), 0)).toEqual({ kind: 'fire', isRerun: false });
+		expect(decide(input('200006', 'msg_b'), 0).kind).toBe('duplicate');
 	});
 
 	it('forgets a delivery held in flight longer than the limit (a hand-over that never answered)', () => {
