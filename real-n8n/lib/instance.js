@@ -11,6 +11,7 @@ const { N8nCli } = require('./cli');
 const { startN8n } = require('./server');
 const { freePort } = require('./ports');
 const { n8nRuntime } = require('./runtimes');
+const { seedMigratedDatabase } = require('./migrated-database');
 
 function assertBuilt() {
 	const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
@@ -27,6 +28,7 @@ function assertBuilt() {
 async function createInstance({ prefix = 'n8n-e2e-', runtime = n8nRuntime(), extraEnv = {} } = {}) {
 	assertBuilt();
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+	seedMigratedDatabase(userFolder, runtime);
 	const tarball = packPackage(path.join(userFolder, 'package-tarball'));
 	installPackageInto(userFolder, tarball);
 	const [port, serverBrokerPort, cliBrokerPort] = [await freePort(), await freePort(), await freePort()];

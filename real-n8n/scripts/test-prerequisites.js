@@ -6,7 +6,9 @@
 //   apt-get as root; otherwise it stops at once with the one command to run.
 // - Every n8n version of the matrix (real-n8n/lib/runtimes.js), from its committed recipe, side by side (each
 //   logs to <install folder>/install.log); nothing to do when already installed.
-const { RUNTIMES, ensureDebianPackages, ensureN8nInstalled, isN8nInstalled } = require('../lib');
+// - A database migrated by each of them, which every new user folder of the lab starts from
+//   (lib/migrated-database.js).
+const { RUNTIMES, ensureDebianPackages, ensureMigratedDatabase, ensureN8nInstalled, isN8nInstalled } = require('../lib');
 
 const DEBIAN_PACKAGES = ['chromium', 'redis-server', 'postgresql'];
 
@@ -24,6 +26,7 @@ async function main() {
 	}
 	const missing = RUNTIMES.filter((runtime) => !isN8nInstalled(runtime));
 	await Promise.all(missing.map(installN8n));
+	for (const runtime of RUNTIMES) await ensureMigratedDatabase(runtime);
 	const seconds = Math.round((Date.now() - started) / 1000);
 	const versions = RUNTIMES.map((runtime) => `n8n ${runtime.n8nVersion} on Node.js ${runtime.nodeVersion}`).join(', ');
 	console.log(`Test prerequisites ready (${versions}; ${seconds} s).`);

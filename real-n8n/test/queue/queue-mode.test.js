@@ -226,8 +226,10 @@ describe(`${CONCURRENT_EXECUTIONS} executions started at once`, () => {
 	beforeAll(async () => {
 		responses = await Promise.all(
 			Array.from({ length: CONCURRENT_EXECUTIONS }, async () => {
+				// Each answer waits for its execution on a worker. With two other suites beside this cluster (main,
+				// two workers, Postgres, Redis) on two cores, 20 executions once took longer than 120 s in CI.
 				const response = await fetch(`${cluster.url}/webhook/pp-queue-load`, {
-					signal: AbortSignal.timeout(120_000),
+					signal: AbortSignal.timeout(300_000),
 				});
 				return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
 			}),
