@@ -81,7 +81,7 @@ export function keepRunsInPollCopy(workflowId: string, copy: IDataObject): void 
 	copyToPoll(workflowId);
 }
 
-/** Adds the runs a stored table holds (the other trigger's save, or a save before a restart). */
+/** Adds the runs a stored list holds (the other trigger's save, or a save before a restart). */
 export function adoptStoredRuns(workflowId: string, stored: unknown): void {
 	const runs = runsOf(workflowId);
 	for (const digest of storedDigests(stored)) if (!runs.started.has(digest)) start(runs, digest);

@@ -17,7 +17,7 @@ import { dedupeKey, monthKey } from './webhookItems';
 //   so a copy arriving before or during the first one's save is recognised, and a save that lost
 //   to a concurrent one is repaired by the next (each save writes the union of both).
 
-/** Bounds of the stored record (the oldest entries go first): tens of kilobytes at most. */
+/** Bounds of the stored record (the oldest entries go first): about 100 KB of JSON when full. */
 export const RECORD_LIMITS = { eventKeys: 2000, eventDates: 4000, messageIds: 1000 };
 
 /** What was handed to n8n, each entry a `recordDigest`, oldest first. */
