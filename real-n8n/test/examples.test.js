@@ -127,11 +127,19 @@ function nodeDescription(type, typeVersion) {
 	return versionOf(description) ? description : undefined;
 }
 
+/** Every workflow as n8n imported it, exported once: each export is an n8n process of its own. */
+let exportedWorkflows;
+async function exportWorkflows() {
+	const file = path.join(instance.userFolder, 'export-workflows.json');
+	await instance.cli.runOk(['export:workflow', '--all', `--output=${file}`]);
+	return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
 /** The example `workflowId` as n8n imported it, and what in it this n8n or npm start's credentials lack. */
 async function importedExample(workflowId) {
-	const file = path.join(instance.userFolder, `export-${workflowId}.json`);
-	await instance.cli.runOk(['export:workflow', `--id=${workflowId}`, `--output=${file}`]);
-	const [imported] = JSON.parse(fs.readFileSync(file, 'utf8'));
+	exportedWorkflows ??= exportWorkflows();
+	const imported = (await exportedWorkflows).find((workflow) => workflow.id === workflowId);
+	if (!imported) throw new Error(`n8n exported no workflow ${workflowId}`);
 	const credentialIds = new Set(credentials.map(({ id }) => id));
 	const problems = imported.nodes.flatMap((node) => {
 		const description = nodeDescription(node.type, node.typeVersion);
