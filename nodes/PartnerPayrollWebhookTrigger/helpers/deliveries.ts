@@ -91,7 +91,11 @@ export function readRecord(stored: unknown): DeliveryRecord {
 }
 
 /** Whether the message was handed to n8n, as the stored record or this process's memory knows. */
-export function wasHandedOver(stored: DeliveryRecord, memory: ScopeMemory, messageId: string): boolean {
+export function wasHandedOver(
+	stored: DeliveryRecord,
+	memory: ScopeMemory,
+	messageId: string,
+): boolean {
 	const message = recordDigest(messageId);
 	return stored.messages.includes(message) || memory.delivered.messages.includes(message);
 }

@@ -357,9 +357,7 @@ describe('Partner Payroll Webhook Trigger: the duplicate table', () => {
 			'partnerPayrollWebhookTrigger:webhook-node-1'
 		];
 		expect((record as { events: string[] }).events).toEqual(
-			expect.arrayContaining(
-				['payroll:FR1001:202612', 'payroll:FR1001:202701'].map(recordDigest),
-			),
+			expect.arrayContaining(['payroll:FR1001:202612', 'payroll:FR1001:202701'].map(recordDigest)),
 		);
 	});
 

@@ -111,8 +111,7 @@ describe('run claims', () => {
 	});
 
 	it('keeps the newest runs of a workflow, the oldest dropped first', () => {
-		for (let index = 0; index < RUNS_KEPT + 5; index += 1)
-			claimRun('wf', `run-${index}`);
+		for (let index = 0; index < RUNS_KEPT + 5; index += 1) claimRun('wf', `run-${index}`);
 		const kept = storableRuns('wf');
 		expect(kept).toHaveLength(RUNS_KEPT);
 		expect(kept[0]).toBe(recordDigest('run-5'));

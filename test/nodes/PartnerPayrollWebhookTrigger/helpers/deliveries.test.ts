@@ -39,7 +39,8 @@ describe('the dedupe record', () => {
 			0,
 		);
 		const stored = JSON.stringify(toStore);
-		for (const seen of ['FR1001', '202611', 'msg_1', '2026-11-27']) expect(stored).not.toContain(seen);
+		for (const seen of ['FR1001', '202611', 'msg_1', '2026-11-27'])
+			expect(stored).not.toContain(seen);
 		expect(toStore).toEqual({
 			events: [recordDigest('payroll:FR1001:202611')],
 			dates: [recordDigest('payroll:FR1001:202611 2026-11-27T18:00:00.000Z')],
