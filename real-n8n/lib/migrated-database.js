@@ -9,7 +9,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { N8nCli } = require('./cli');
 const { n8nEnv } = require('./env');
-const { installedN8nVersion } = require('./install');
+const { installedN8nVersion, isN8nInstalled } = require('./install');
 const { freePort } = require('./ports');
 
 /** SQLite's files of n8n's database in a user folder's `.n8n`. */
@@ -35,7 +35,13 @@ async function ensureMigratedDatabase(runtime) {
 		await new N8nCli(env, runtime).runOk(['list:workflow']);
 		const staged = `${target}.${process.pid}`;
 		copyDatabase(path.join(userFolder, '.n8n'), staged);
-		fs.renameSync(staged, target);
+		try {
+			fs.renameSync(staged, target);
+		} catch (error) {
+			// Another process put its copy there first: the same migrations, keep it.
+			fs.rmSync(staged, { recursive: true, force: true });
+			if (!fs.existsSync(target)) throw error;
+		}
 	} finally {
 		fs.rmSync(userFolder, { recursive: true, force: true });
 	}
@@ -43,6 +49,7 @@ async function ensureMigratedDatabase(runtime) {
 
 /** Puts the migrated database of `runtime`, when there is one, into a new user folder. */
 function seedMigratedDatabase(userFolder, runtime) {
+	if (!isN8nInstalled(runtime)) return;
 	const source = migratedDir(runtime);
 	if (fs.existsSync(source)) copyDatabase(source, path.join(userFolder, '.n8n'));
 }
