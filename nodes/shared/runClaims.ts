@@ -105,6 +105,13 @@ function hold(runs: WorkflowRuns, digest: string, holder: object | undefined): b
 	return true;
 }
 
+/** Holds and starts a run at once: false when a trigger of this workflow started or holds it. */
+function claim(runs: WorkflowRuns, digest: string): boolean {
+	if (!hold(runs, digest, undefined)) return false;
+	start(runs, digest);
+	return true;
+}
+
 /** Whether a webhook delivery holds the run while n8n starts it (not started yet). */
 export function isRunHeld(workflowId: string, key: string): boolean {
 	return runsByWorkflow.get(workflowId)?.held.has(recordDigest(key)) ?? false;
@@ -128,8 +135,8 @@ export function releaseRun(workflowId: string, key: string): void {
 
 /** Claims a run that starts as the caller returns (a poll's items): false when already taken. */
 export function claimRun(workflowId: string, key: string): boolean {
-	if (!holdRun(workflowId, key)) return false;
-	startRun(workflowId, key);
+	if (!claim(runsOf(workflowId), recordDigest(key))) return false;
+	copyToPoll(workflowId);
 	return true;
 }
 
@@ -190,9 +197,7 @@ export function claimItems(
 			start(runs, digest);
 			return true;
 		}
-		if (!hold(runs, digest, undefined)) return false;
-		start(runs, digest);
-		return true;
+		return claim(runs, digest);
 	});
 	copyToPoll(workflowId);
 	return claimed;
