@@ -181,7 +181,10 @@ describe('OAuth2 credential description', () => {
 describe('the Test names the company and the scopes of the credential', () => {
 	it('Access Token: passes naming the company and the granted scopes', async () => {
 		const token = await session.token('FR1002', ['payment-files:read']);
-		const result = await testCredential(accessTokenType, session.accessToken(token).partnerPayrollApi);
+		const result = await testCredential(
+			accessTokenType,
+			session.accessToken(token).partnerPayrollApi,
+		);
 		expect(result).toEqual({
 			status: 'OK',
 			message: 'Connected to company FR1002 with the scopes payment-files:read',

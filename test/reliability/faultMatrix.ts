@@ -186,8 +186,12 @@ async function stopOnceSent(
 	while (!ended()) {
 		const sent =
 			operationKind === 'post'
-				? ((await session.control('GET', `/billing-declarations?companyId=${COMPANY}`)) as unknown[])
-						.length > 0
+				? (
+						(await session.control(
+							'GET',
+							`/billing-declarations?companyId=${COMPANY}`,
+						)) as unknown[]
+					).length > 0
 				: ((await session.control('GET', '/faults')) as unknown[]).length === 0;
 		if (sent) return stop.abort();
 		await pause(20);

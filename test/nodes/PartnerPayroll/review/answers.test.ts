@@ -37,7 +37,9 @@ const credentials = () => ({
 const listing = (document: Record<string, unknown>) =>
 	json(
 		JSON.stringify({
-			documents: [{ documentId: 'd1', createdAt: '2026-04-06T00:00:00Z', type: 'P60', ...document }],
+			documents: [
+				{ documentId: 'd1', createdAt: '2026-04-06T00:00:00Z', type: 'P60', ...document },
+			],
 		}),
 	);
 
@@ -74,7 +76,9 @@ describe('finding 1: a listed documentUrl in another shape', () => {
 		expect(error.message).toBe(
 			'The listed document has neither a usable documentUrl nor a documentId',
 		);
-		expect(error.description).toContain('The listed documentUrl was "https://files.example.org/GB1/d1.pdf"');
+		expect(error.description).toContain(
+			'The listed documentUrl was "https://files.example.org/GB1/d1.pdf"',
+		);
 		expect(`${error.message} ${error.description}`).not.toContain('Document ID');
 	});
 });
@@ -97,7 +101,12 @@ describe('finding 2: a 2xx read whose body is not the documented JSON fails', ()
 	it.each([
 		['document', 'getIncomeTaxDocuments', '/income-taxes-documents', 'a "documents" list'],
 		['document', 'getAutoEnrolmentDocuments', '/auto-enrolment-documents', 'a "documents" list'],
-		['insuranceContract', 'getHealthInsurance', '/health-insurance-contracts', 'a "contracts" list'],
+		[
+			'insuranceContract',
+			'getHealthInsurance',
+			'/health-insurance-contracts',
+			'a "contracts" list',
+		],
 		['insuranceContract', 'getProvidentFund', '/provident-fund-contracts', 'a "contracts" list'],
 	])('%s → %s, an object without its list', async (resource, operation, path, expected) => {
 		answers[`/api/companies/C1${path}`] = json('{"foo":1}');
@@ -135,7 +144,14 @@ describe('finding 3: an introspection answer that is not one names the Authoriza
 	it.each([
 		['JSON without active', json('{"foo":1}')],
 		['a string active', json('{"active":"true","company_id":"FR1"}')],
-		['an HTML page', { status: 200, bytes: Buffer.from('<html>Sign in</html>'), headers: { 'Content-Type': 'text/html' } }],
+		[
+			'an HTML page',
+			{
+				status: 200,
+				bytes: Buffer.from('<html>Sign in</html>'),
+				headers: { 'Content-Type': 'text/html' },
+			},
+		],
 	])('%s', async (_name, answer) => {
 		answers['/oauth/introspect'] = answer as StubAnswer;
 		const error = await failureOf(runPartnerPayroll(tokenCompany, credentials()));

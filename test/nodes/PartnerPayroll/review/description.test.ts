@@ -61,7 +61,9 @@ describe('Billing Declaration → Create says what it does (finding 4)', () => {
 			)!.options as INodePropertyOptions[]
 		)[0];
 		expect(create.action).toBe('Create a billing declaration');
-		expect(create.description).toContain('An identical declaration is sent once, across executions');
+		expect(create.description).toContain(
+			'An identical declaration is sent once, across executions',
+		);
 		expect(create.action).not.toMatch(/every call/);
 	});
 });

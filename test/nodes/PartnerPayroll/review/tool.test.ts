@@ -26,7 +26,11 @@ describe('the node as an AI Agent tool', () => {
 		});
 		expect(items).toEqual([
 			{
-				json: expect.objectContaining({ companyId: 'FR1001', month: '202610', status: 'completed' }),
+				json: expect.objectContaining({
+					companyId: 'FR1001',
+					month: '202610',
+					status: 'completed',
+				}),
 				pairedItem: { item: 0 },
 			},
 		]);
