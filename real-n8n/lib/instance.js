@@ -5,27 +5,13 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { repoRoot } = require('./paths');
-const { packPackage, installPackageInto } = require('./community-package');
+const { packedBuild, installPackageInto } = require('./community-package');
 const { n8nEnv } = require('./env');
 const { N8nCli } = require('./cli');
 const { startN8n } = require('./server');
 const { freePort } = require('./ports');
 const { n8nRuntime } = require('./runtimes');
 const { seedMigratedDatabase } = require('./migrated-database');
-
-/**
- * One `npm pack` of dist/ per process (a Jest worker runs several suites, each making instances): every
- * instance unpacks the same tarball, as the package is built once before the lab runs. npm is a process
- * of its own, about 2 s of CPU per pack.
- */
-let packedTarball = null;
-function packedPackage() {
-	if (packedTarball && fs.existsSync(packedTarball)) return packedTarball;
-	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-package-'));
-	process.once('exit', () => fs.rmSync(folder, { recursive: true, force: true }));
-	packedTarball = packPackage(folder);
-	return packedTarball;
-}
 
 function assertBuilt() {
 	const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
@@ -43,7 +29,7 @@ async function createInstance({ prefix = 'n8n-e2e-', runtime = n8nRuntime(), ext
 	assertBuilt();
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 	seedMigratedDatabase(userFolder, runtime);
-	const tarball = packedPackage();
+	const tarball = packedBuild();
 	installPackageInto(userFolder, tarball);
 	const [port, serverBrokerPort, cliBrokerPort] = [await freePort(), await freePort(), await freePort()];
 	const serverEnv = n8nEnv({ userFolder, port, brokerPort: serverBrokerPort, runtime, extra: extraEnv });
