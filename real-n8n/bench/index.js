@@ -16,8 +16,10 @@ const { figuresOf, consoleLines, writeReport } = require('./report');
 const { formatNumber, MiB } = require('./stats');
 
 const repoRoot = path.resolve(__dirname, '..', '..');
-const USAGE = `Usage: npm run bench -- [--runs N] [--n8n-version V] [--no-build] [--output FILE] [--only SECTION[,SECTION...]] [--n8n-env NAME=VALUE]
+const USAGE = `Usage: npm run bench -- [--runs N] [--n8n-version V] [--no-build] [--output FILE] [--only SECTION[,SECTION...]] [--n8n-env NAME=VALUE] [--fill-record N]
   --n8n-env NAME=VALUE (repeatable) starts the bench's single n8n with this setting (not queue mode); every row names it
+  --fill-record N sends N new events to the webhook trigger before the webhooks section measures (4000 fill
+    every list of its record to its bounds, as a partner's month-end does); its rows name it
   --only runs these sections alone and writes them to --output (default
   ${path.join(os.tmpdir(), 'partner-payroll-bench-<sections>.md')}), never to BENCHMARKS.md:
     items              1,000 items through Get Status, the connections they opened, the connection-per-request floor
@@ -32,7 +34,7 @@ const SECTIONS = ['items', 'rate-limit', 'parse-lines', 'trigger', 'webhooks', '
 const COMMITTED_REPORT = path.join(repoRoot, 'BENCHMARKS.md');
 
 function parseArgs(argv) {
-	const options = { n8nEnv: [], runs: 3, n8nVersion: undefined, build: true, output: undefined, only: undefined, items: 1000, lines: 100_000, smallFile: 70_000, largeFile: 50 * MiB };
+	const options = { n8nEnv: [], fillRecord: 0, runs: 3, n8nVersion: undefined, build: true, output: undefined, only: undefined, items: 1000, lines: 100_000, smallFile: 70_000, largeFile: 50 * MiB };
 	for (let index = 0; index < argv.length; index += 1) {
 		const [flag, inline] = argv[index].split(/=(.*)/s);
 		const value = () => inline ?? argv[(index += 1)];
@@ -43,6 +45,7 @@ function parseArgs(argv) {
 		else if (flag === '--output') options.output = path.resolve(process.env.INIT_CWD ?? process.cwd(), value());
 		else if (flag === '--only') options.only = value().split(',');
 		else if (flag === '--n8n-env') options.n8nEnv.push(value());
+		else if (flag === '--fill-record') options.fillRecord = Number(value());
 		else if (flag === '--help') {
 			console.log(USAGE);
 			process.exit(0);
@@ -52,6 +55,8 @@ function parseArgs(argv) {
 		}
 	}
 	if (!(Number.isInteger(options.runs) && options.runs > 0)) throw new Error('--runs must be a positive whole number');
+	if (!(Number.isInteger(options.fillRecord) && options.fillRecord >= 0)) throw new Error('--fill-record must be a whole number of events (0 or more)');
+	if (options.fillRecord > 0 && !wanted(options, 'webhooks')) throw new Error('--fill-record fills the webhook trigger\'s record before the webhooks section: add webhooks to --only');
 	const unknown = options.only?.filter((section) => !SECTIONS.includes(section)) ?? [];
 	if (unknown.length > 0) throw new Error(`--only takes sections among: ${SECTIONS.join(', ')} (not ${unknown.join(', ')})`);
 	if (options.only) {
@@ -280,7 +285,7 @@ async function main() {
 		}
 		if (wanted(options, 'webhooks')) {
 			log("Webhook deliveries: the webhook trigger (signature checked, duplicates recorded), a community trigger that checks nothing, and n8n's Webhook node");
-			results.webhooks = await measureWebhooks(bench, sandbox, options.runs, log);
+			results.webhooks = await measureWebhooks(bench, sandbox, options.runs, log, { fillRecord: options.fillRecord });
 		}
 		if (wanted(options, 'downloads')) results.downloads = await downloadsSection(lib, bench, sandbox, workflows, options, knobs);
 		if (wanted(options, 'queue-rate-limit')) {
