@@ -312,7 +312,9 @@ function runLines({ items, downloads = [], parseLines, trigger, limited, webhook
 	}
 	if (trigger) lines.push(perRun('Trigger polls (status requests per month; introspections)', trigger.polls, (poll) => `${JSON.stringify(poll.statusByMonth)}; ${poll.introspections}`));
 	if (webhooks) {
-		for (const [who, label] of [['trigger', 'webhook trigger'], ['fixture', 'community trigger that checks nothing'], ['plain', "n8n's Webhook node"]]) {
+		const filled = webhooks.fillRecord ? `the webhook trigger's record filled by ${formatNumber(webhooks.fillRecord)} events first, ` : '';
+		for (const [who, receiver] of [['trigger', 'webhook trigger'], ['fixture', 'community trigger that checks nothing'], ['plain', "n8n's Webhook node"]]) {
+			const label = `${filled}${receiver}`;
 			lines.push(
 				perRun(`Webhook deliveries, ${label}: answer time, median (ms)`, webhooks.latency[who], (run) => formatNumber(run.medianMs)),
 				perRun(`Webhook deliveries, ${label}: deliveries per second (p99 ms; not 2xx; load average at its start)`, webhooks.throughput[who], (run) => `${formatNumber(run.perSecond, 1)} (${formatNumber(run.p99Ms)}; ${run.failed}; ${formatNumber(run.load, 2)})`),
