@@ -7,6 +7,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { repoRoot, packageName } = require('./paths');
+const { moveIntoPlace } = require('./folders');
 
 /**
  * `npm pack` the built package (the caller runs `npm run build`), or another package folder (the bench's
@@ -58,13 +59,8 @@ function packedBuild() {
 	if (packed) return packed;
 	const staged = fs.mkdtempSync(`${folder}.`);
 	packPackage(staged);
-	try {
-		fs.renameSync(staged, folder);
-	} catch (error) {
-		// Another worker packed the same build first: keep its tarball.
-		fs.rmSync(staged, { recursive: true, force: true });
-		if (!tarballIn(folder)) throw error;
-	}
+	// Another worker may pack the same build first: its tarball is kept.
+	moveIntoPlace(staged, folder);
 	return tarballIn(folder);
 }
 

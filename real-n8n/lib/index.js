@@ -14,6 +14,7 @@ module.exports = {
 	...require('./billing-record'),
 	...require('./ports'),
 	...require('./process'),
+	...require('./folders'),
 	...require('./migrated-database'),
 	...require('./instance'),
 	...require('./browser'),

@@ -9,6 +9,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { N8nCli } = require('./cli');
 const { n8nEnv } = require('./env');
+const { moveIntoPlace } = require('./folders');
 const { installedN8nVersion, isN8nInstalled } = require('./install');
 const { freePort } = require('./ports');
 
@@ -35,13 +36,8 @@ async function ensureMigratedDatabase(runtime) {
 		await new N8nCli(env, runtime).runOk(['list:workflow']);
 		const staged = `${target}.${process.pid}`;
 		copyDatabase(path.join(userFolder, '.n8n'), staged);
-		try {
-			fs.renameSync(staged, target);
-		} catch (error) {
-			// Another process put its copy there first: the same migrations, keep it.
-			fs.rmSync(staged, { recursive: true, force: true });
-			if (!fs.existsSync(target)) throw error;
-		}
+		// Another process may put its copy there first: the same migrations.
+		moveIntoPlace(staged, target);
 	} finally {
 		fs.rmSync(userFolder, { recursive: true, force: true });
 	}
