@@ -1,6 +1,8 @@
 // `npm test`: the sandbox on its own, and the package run in-process by n8n-core against it over real
 // HTTP. No n8n install, no browser, no root. The suites inside a real n8n live in the lab (real-n8n/,
 // its own jest.config.js; `npm run test:n8n`).
+// isolatedModules in test/tsconfig.json: ts-jest transpiles each file on its own, without type-checking it in
+// every worker; `npm run typecheck` checks the types once, before Jest.
 const tsJest = ['ts-jest', { tsconfig: '<rootDir>/test/tsconfig.json' }];
 // A project option (not inherited from the top level): dist/ holds a copy of package.json, the lab holds
 // n8n's version recipes and its own node_modules; jest must not see two packages of one name.
