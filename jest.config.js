@@ -12,6 +12,8 @@ const project = (options) => ({ testEnvironment: 'node', modulePathIgnorePattern
 module.exports = {
 	// Two test files at a time, also on 2 cores: most suites wait on HTTP to the sandbox, not on the CPU.
 	maxWorkers: 2,
+	// The longest files first, also on a fresh clone.
+	testSequencer: '<rootDir>/test/support/longest-first-sequencer.js',
 	// n8n-core leaves process-wide handles behind (keep-alive agents, service timers) that the
 	// teardown cannot all reach; once every suite has finished, nothing is left to wait for.
 	forceExit: true,
