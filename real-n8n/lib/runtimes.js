@@ -18,8 +18,6 @@ const DEFINITIONS = [
 		// Hidden folders on purpose: `n8n-node build` copies every **/*.{png,svg} outside the top-level
 		// node_modules into dist/, and only dot folders are skipped.
 		installDir: path.join(repoRoot, '.n8n-runtime-newest'),
-		// Install scripts off (a Kafka client's native build fails here), then build sqlite3 alone.
-		install: 'ignore-scripts-then-rebuild-sqlite3',
 		// n8n-core 2.25.0 and later refuse a credential with `restrictToSupportedNodes` to the nodes that do
 		// not list it (quirk Q9 in docs/n8n-quirks.md).
 		enforcesNodeRestriction: true,
@@ -28,7 +26,6 @@ const DEFINITIONS = [
 		label: 'pinned',
 		recipeDir: path.join(repoRoot, 'real-n8n', 'n8n'),
 		installDir: path.join(repoRoot, '.n8n-runtime'),
-		install: 'with-scripts',
 		// Knows no `restrictToSupportedNodes`: any node may use any credential (quirk Q9).
 		enforcesNodeRestriction: false,
 	},
