@@ -175,7 +175,7 @@ async function createBenchN8n(lib, { credentials, workflows, log, extraEnv = {},
  */
 async function createBenchQueue(lib, { credentials, workflows, log, workers = 2 }) {
 	const runtime = lib.n8nRuntime();
-	lib.ensureDebianPackages(['redis-server', 'postgresql'], { log });
+	await lib.ensureDebianPackages(['redis-server', 'postgresql'], { log });
 	const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-bench-queue-'));
 	fs.chmodSync(dataDir, 0o755); // Postgres runs as another user when we are root
 	log(`queue-mode data folder ${dataDir}`);

@@ -19,15 +19,13 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const stampFile = (runtime) => path.join(runtime.installDir, 'installed-recipe.sha256');
 const installLog = (runtime) => path.join(runtime.installDir, 'install.log');
 const lockDir = (runtime) => path.join(runtime.installDir, '.install-lock');
-// Built by `npm rebuild sqlite3` (node-gyp, about 150 s of one core); the default database needs it.
+// The default database needs it. Install scripts are off, so it comes from sharedSqliteBinding.
 const sqliteBinding = (runtime) =>
 	path.join(runtime.installDir, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
 // sqlite3's binding uses Node-API only (napi_build_version 9): built once with the machine's Node.js, the
 // oldest of the matrix, it loads in every runtime's Node.js (built against Node.js 24's headers, it crashes
-// Node.js 20). The first runtime to need it builds it and keeps a copy here, per sqlite3 version (a hidden
-// folder, like the install folders); the other runtime waits for the build and copies it.
+// Node.js 20). One build per sqlite3 version, kept here (a hidden folder, like the install folders).
 const sharedSqliteDir = path.join(repoRoot, '.n8n-sqlite3');
-const sharedSqliteBinding = (version) => path.join(sharedSqliteDir, version, 'node_sqlite3.node');
 
 function recipeHash(runtime) {
 	const hash = crypto.createHash('sha256');
@@ -45,7 +43,7 @@ function isN8nInstalled(runtime = n8nRuntime()) {
  * environment variables: ignore-scripts=true (root .npmrc) and the package root as local prefix,
  * which would install n8n into the package itself.
  */
-function npmEnvForInstallDir(runtime) {
+function npmEnvOfItsOwn() {
 	const env = { ...process.env };
 	for (const key of Object.keys(env)) {
 		if (/^npm_(config_ignore_scripts|config_local_prefix|package_|lifecycle_)/i.test(key)) delete env[key];
@@ -88,19 +86,16 @@ function logTail(runtime, lines = 30) {
 	return text.split('\n').slice(-lines).join('\n');
 }
 
-function runNpm(runtime, args, stdio, extraEnv = {}) {
+/** npm in `folder` (which has its own package.json), its output to `stdio`. */
+function runNpm(folder, args, stdio) {
 	return new Promise((resolve, reject) => {
-		const child = spawn('npm', args, {
-			cwd: runtime.installDir,
-			env: { ...npmEnvForInstallDir(runtime), ...extraEnv },
-			stdio: ['ignore', stdio, stdio],
-		});
+		const child = spawn('npm', args, { cwd: folder, env: npmEnvOfItsOwn(), stdio: ['ignore', stdio, stdio] });
 		const timer = setTimeout(() => child.kill('SIGKILL'), INSTALL_TIMEOUT_MS);
 		child.once('error', reject);
 		child.once('exit', (code, signal) => {
 			clearTimeout(timer);
 			if (code === 0) resolve();
-			else reject(new Error(`npm ${args.join(' ')} in ${runtime.installDir} failed (${signal ?? `exit code ${code}`})`));
+			else reject(new Error(`npm ${args.join(' ')} in ${folder} failed (${signal ?? `exit code ${code}`})`));
 		});
 	});
 }
@@ -130,30 +125,48 @@ async function withLock(lock, work) {
 	}
 }
 
+/** The sqlite3 version of `runtime`'s recipe (its lock file). */
+function recipeSqliteVersion(runtime) {
+	const lock = JSON.parse(fs.readFileSync(path.join(runtime.recipeDir, 'package-lock.json'), 'utf8'));
+	return lock.packages['node_modules/sqlite3'].version;
+}
+
 /**
- * sqlite3's binding into `runtime`'s install: the shared copy of its sqlite3 version, or built here and then
- * shared. Then the runtime's own Node.js must load it.
+ * The shared binding of sqlite3 `version`, built when missing by `npm install sqlite3@<version>` in a folder of
+ * its own (its install script runs node-gyp: about 150 s of one core). It runs beside the runtimes' own npm
+ * installs instead of after them; one build among all the lab's processes (a lock), the others wait for it.
+ * Resolves the binding's path.
  */
-async function provideSqliteBinding(runtime, logFd) {
-	const sqliteDir = path.join(runtime.installDir, 'node_modules', 'sqlite3');
-	const shared = sharedSqliteBinding(JSON.parse(fs.readFileSync(path.join(sqliteDir, 'package.json'), 'utf8')).version);
+async function sharedSqliteBinding(version, logFd) {
+	const shared = path.join(sharedSqliteDir, version, 'node_sqlite3.node');
 	await withLock(path.join(sharedSqliteDir, '.build-lock'), async () => {
-		if (fs.existsSync(shared)) {
-			fs.mkdirSync(path.dirname(sqliteBinding(runtime)), { recursive: true });
-			fs.copyFileSync(shared, sqliteBinding(runtime));
-			return;
-		}
-		await runNpm(runtime, ['rebuild', 'sqlite3', '--ignore-scripts=false'], logFd);
+		if (fs.existsSync(shared)) return;
+		const buildDir = path.join(sharedSqliteDir, `build-${version}`);
+		fs.rmSync(buildDir, { recursive: true, force: true });
+		fs.mkdirSync(buildDir, { recursive: true });
+		// Its own package.json, or npm would install into the nearest folder above that has one: the repository.
+		fs.writeFileSync(path.join(buildDir, 'package.json'), '{ "name": "sqlite3-binding-build", "private": true }\n');
+		const args = ['install', `sqlite3@${version}`, '--no-save', '--no-package-lock', ...INSTALL_FLAGS, '--ignore-scripts=false'];
+		await runNpm(buildDir, args, logFd);
 		// Copied under another name first, so a process that finds `shared` never reads half a file.
 		fs.mkdirSync(path.dirname(shared), { recursive: true });
-		fs.copyFileSync(sqliteBinding(runtime), `${shared}.partial`);
+		fs.copyFileSync(path.join(buildDir, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node'), `${shared}.partial`);
 		fs.renameSync(`${shared}.partial`, shared);
+		fs.rmSync(buildDir, { recursive: true, force: true });
 	});
+	return shared;
+}
+
+/** Copies the shared `binding` into `runtime`'s install, which its own Node.js must then load. */
+function placeSqliteBinding(runtime, binding) {
+	fs.mkdirSync(path.dirname(sqliteBinding(runtime)), { recursive: true });
+	fs.copyFileSync(binding, sqliteBinding(runtime));
+	const sqliteDir = path.join(runtime.installDir, 'node_modules', 'sqlite3');
 	const check = `new (require(${JSON.stringify(sqliteDir)}).Database)(':memory:').close()`;
 	const loaded = spawnSync('node', ['-e', check], { env: { ...process.env, ...runtime.pathEnv() }, encoding: 'utf8' });
 	if (loaded.status !== 0) {
 		throw new Error(
-			`n8n ${runtime.n8nVersion}'s Node.js ${runtime.nodeVersion} cannot load sqlite3's binding (${shared}; ` +
+			`n8n ${runtime.n8nVersion}'s Node.js ${runtime.nodeVersion} cannot load sqlite3's binding (${binding}; ` +
 				`${loaded.signal ?? `exit code ${loaded.status}`}): ${loaded.stderr.match(/^\w*Error: .*$/m)?.[0] ?? loaded.stderr.trim()}`,
 		);
 	}
@@ -164,7 +177,7 @@ async function provideSqliteBinding(runtime, logFd) {
  * not `npm ci`: the registry mirror here refuses `npm ci` for lock files made here (platform-specific
  * optional packages are missing from them). Install scripts are off (a Kafka client's native build fails
  * here, and the others build optional speed-ups: ssh2's crypto, cpu-features); sqlite3's binding, the only
- * one n8n needs, comes from provideSqliteBinding.
+ * one n8n needs, is built meanwhile (sharedSqliteBinding).
  * npm's output goes to <install folder>/install.log, not to the terminal: installing an n8n made for Node.js 24
  * with the npm of Node.js 20 prints hundreds of expected warnings (EBADENGINE, ERESOLVE). A progress line
  * comes every 30 s instead, and a failure shows the log's tail. Resolves whether it installed.
@@ -183,11 +196,13 @@ async function ensureN8nInstalled(runtime = n8nRuntime(), { log = console.log } 
 		const logFd = fs.openSync(installLog(runtime), 'w');
 		try {
 			await withProgress(runtime, log, async () => {
-				await runNpm(runtime, ['install', ...INSTALL_FLAGS, '--ignore-scripts'], logFd);
-				await provideSqliteBinding(runtime, logFd);
+				const [, binding] = await Promise.all([
+					runNpm(runtime.installDir, ['install', ...INSTALL_FLAGS, '--ignore-scripts'], logFd),
+					sharedSqliteBinding(recipeSqliteVersion(runtime), logFd),
+				]);
+				placeSqliteBinding(runtime, binding);
 			});
 			if (!fs.existsSync(runtime.n8nBin)) throw new Error(`npm install did not create ${runtime.n8nBin}`);
-			if (!fs.existsSync(sqliteBinding(runtime))) throw new Error(`sqlite3 was not built (${sqliteBinding(runtime)} is missing)`);
 		} catch (error) {
 			throw new Error(`${error.message}\n--- ${installLog(runtime)} (end) ---\n${logTail(runtime)}`);
 		} finally {
@@ -204,4 +219,4 @@ function installedN8nVersion(runtime = n8nRuntime()) {
 	return JSON.parse(fs.readFileSync(manifest, 'utf8')).version;
 }
 
-module.exports = { isN8nInstalled, ensureN8nInstalled, installedN8nVersion, provideSqliteBinding };
+module.exports = { isN8nInstalled, ensureN8nInstalled, installedN8nVersion, sharedSqliteBinding };

@@ -5,7 +5,7 @@
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
-const { execFileSync, spawnSync } = require('node:child_process');
+const { execFileSync, spawn, spawnSync } = require('node:child_process');
 const { spawnToFile, stopProcessGroup } = require('./process');
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -44,26 +44,39 @@ const isRoot = () => typeof process.getuid === 'function' && process.getuid() ==
 
 /**
  * Installs the missing packages with apt-get when this process may (root on a Debian machine); otherwise
- * throws at once with the one command to run. `log` reports what happens.
+ * throws at once, before starting anything, with the one command to run. Resolves once they are installed,
+ * so that other work (the lab's n8n installs) can go on meanwhile. `log` reports what happens.
  */
 function ensureDebianPackages(names, { log = console.log } = {}) {
 	const missing = missingDebianPackages(names);
-	if (missing.length === 0) return [];
+	if (missing.length === 0) return Promise.resolve([]);
 	const command = `apt-get install -y ${missing.join(' ')}`;
 	if (!isRoot() || !fs.existsSync('/usr/bin/apt-get')) {
 		throw new Error(`Missing Debian packages: ${missing.join(', ')}. Run: sudo ${command}`);
 	}
+	return installDebianPackages(missing, command, log);
+}
+
+async function installDebianPackages(missing, command, log) {
 	log(`Installing Debian packages: ${missing.join(' ')} (apt-get)...`);
 	const started = Date.now();
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	for (const args of [['update'], ['install', '-y', '--no-install-recommends', ...missing]]) {
-		const result = spawnSync('apt-get', args, { stdio: ['ignore', 'inherit', 'inherit'], env });
-		if (result.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed; run: ${command}`);
+		if ((await aptGet(args, env)) !== 0) throw new Error(`apt-get ${args.join(' ')} failed; run: ${command}`);
 	}
 	const still = missingDebianPackages(missing);
 	if (still.length > 0) throw new Error(`apt-get did not install ${still.join(', ')}`);
 	log(`Installed ${missing.join(' ')} in ${Math.round((Date.now() - started) / 1000)} s.`);
 	return missing;
+}
+
+/** apt-get with its output on this process's own; resolves its exit code (null when a signal ended it). */
+function aptGet(args, env) {
+	return new Promise((resolve, reject) => {
+		const child = spawn('apt-get', args, { stdio: ['ignore', 'inherit', 'inherit'], env });
+		child.once('error', reject);
+		child.once('exit', (code) => resolve(code));
+	});
 }
 
 // ---- readiness -----------------------------------------------------------------------------------

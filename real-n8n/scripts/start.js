@@ -242,7 +242,7 @@ async function main() {
 	await checkPortsAreFree();
 	buildPackage();
 	await ensureN8nInstalled(RUNTIME);
-	if (QUEUE) ensureDebianPackages(['redis-server', 'postgresql']);
+	if (QUEUE) await ensureDebianPackages(['redis-server', 'postgresql']);
 	keepSecretFolder(USER_FOLDER, [TOKENS_FILE, SANDBOX_STATE_FILE, WEBHOOK_SECRET_FILE, N8N_API_KEY_FILE]);
 	forgetImportsIfDatabaseIsGone();
 	const { tokens, newCompanyIds } = demoTokens();

@@ -4,11 +4,12 @@
 // `npm install`, installed when missing, so that the command works on a fresh machine by itself.
 // - Debian packages: chromium (editor and OAuth2 tests), redis-server and postgresql (queue mode), with
 //   apt-get as root; otherwise it stops at once with the one command to run.
-// - Every n8n version of the matrix (real-n8n/lib/runtimes.js), from its committed recipe, side by side (each
-//   logs to <install folder>/install.log); nothing to do when already installed.
+// - Every n8n version of the matrix (real-n8n/lib/runtimes.js), from its committed recipe (each logs to
+//   <install folder>/install.log); nothing to do when already installed.
 // - A database migrated by each of them, which every new user folder of the lab starts from
 //   (lib/migrated-database.js).
-const { RUNTIMES, ensureDebianPackages, ensureMigratedDatabase, ensureN8nInstalled, isN8nInstalled } = require('../lib');
+// All side by side: each n8n install, then its migrated database, and the Debian packages.
+const { RUNTIMES, ensureDebianPackages, ensureMigratedDatabase, ensureN8nInstalled } = require('../lib');
 
 const DEBIAN_PACKAGES = ['chromium', 'redis-server', 'postgresql'];
 
@@ -16,17 +17,28 @@ function installN8n(runtime) {
 	return ensureN8nInstalled(runtime, { log: (message) => console.log(`[n8n ${runtime.n8nVersion}] ${message}`) });
 }
 
-async function main() {
-	const started = Date.now();
+/** The Debian packages' install, started; when they cannot be installed (not root), stop before anything starts. */
+function startDebianPackages() {
 	try {
-		ensureDebianPackages(DEBIAN_PACKAGES, { log: (message) => console.log(`[debian] ${message}`) });
+		return ensureDebianPackages(DEBIAN_PACKAGES, { log: (message) => console.log(`[debian] ${message}`) });
 	} catch (error) {
 		console.error(`\nThe lab's tests need more than npm install: ${error.message}\n`);
 		process.exit(1);
 	}
-	const missing = RUNTIMES.filter((runtime) => !isN8nInstalled(runtime));
-	await Promise.all(missing.map(installN8n));
-	for (const runtime of RUNTIMES) await ensureMigratedDatabase(runtime);
+}
+
+async function n8nWithItsDatabase(runtime) {
+	await installN8n(runtime);
+	await ensureMigratedDatabase(runtime);
+}
+
+async function main() {
+	const started = Date.now();
+	// Every step runs to its end, also when another one fails: an n8n install stopped halfway would leave its
+	// lock behind.
+	const results = await Promise.allSettled([startDebianPackages(), ...RUNTIMES.map(n8nWithItsDatabase)]);
+	const failures = results.filter((result) => result.status === 'rejected').map((result) => result.reason);
+	if (failures.length > 0) throw new Error(failures.map((error) => error.message).join('\n'));
 	const seconds = Math.round((Date.now() - started) / 1000);
 	const versions = RUNTIMES.map((runtime) => `n8n ${runtime.n8nVersion} on Node.js ${runtime.nodeVersion}`).join(', ');
 	console.log(`Test prerequisites ready (${versions}; ${seconds} s).`);

@@ -10,7 +10,7 @@ const { createQueueCluster, ensureDebianPackages, ensureN8nInstalled, packPackag
 /** Installs what the cluster needs when missing; a new data folder `n8n-e2e-queue-<name>-…` for it. */
 async function prepareQueueLab(runtime, name) {
 	await ensureN8nInstalled(runtime);
-	ensureDebianPackages(['redis-server', 'postgresql']);
+	await ensureDebianPackages(['redis-server', 'postgresql']);
 	const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `n8n-e2e-queue-${name}-`));
 	fs.chmodSync(dataDir, 0o755); // Postgres runs as another user when we are root
 	return dataDir;
