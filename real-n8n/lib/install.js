@@ -196,11 +196,13 @@ async function ensureN8nInstalled(runtime = n8nRuntime(), { log = console.log } 
 		const logFd = fs.openSync(installLog(runtime), 'w');
 		try {
 			await withProgress(runtime, log, async () => {
-				const [, binding] = await Promise.all([
+				// Both to their end, also when one fails: a build cut short would leave its lock behind.
+				const [installed, built] = await Promise.allSettled([
 					runNpm(runtime.installDir, ['install', ...INSTALL_FLAGS, '--ignore-scripts'], logFd),
 					sharedSqliteBinding(recipeSqliteVersion(runtime), logFd),
 				]);
-				placeSqliteBinding(runtime, binding);
+				for (const result of [installed, built]) if (result.status === 'rejected') throw result.reason;
+				placeSqliteBinding(runtime, built.value);
 			});
 			if (!fs.existsSync(runtime.n8nBin)) throw new Error(`npm install did not create ${runtime.n8nBin}`);
 		} catch (error) {
