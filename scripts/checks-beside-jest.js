@@ -18,7 +18,8 @@ function run(command, args, { stream = false } = {}) {
 		child.stdout?.on('data', (chunk) => (output += chunk));
 		child.stderr?.on('data', (chunk) => (output += chunk));
 		child.once('error', (error) => resolve({ code: 1, output: `${output}${error.message}\n` }));
-		child.once('exit', (code, signal) => resolve({ code: code ?? 1, output, signal }));
+		// A signal leaves no exit code: that is a failure too.
+		child.once('exit', (code) => resolve({ code: code ?? 1, output }));
 	});
 }
 

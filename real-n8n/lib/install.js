@@ -19,9 +19,10 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const stampFile = (runtime) => path.join(runtime.installDir, 'installed-recipe.sha256');
 const installLog = (runtime) => path.join(runtime.installDir, 'install.log');
 const lockDir = (runtime) => path.join(runtime.installDir, '.install-lock');
-// The default database needs it. Install scripts are off, so it comes from sharedSqliteBinding.
-const sqliteBinding = (runtime) =>
-	path.join(runtime.installDir, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
+// sqlite3 as npm installs it into `folder`, and its binding, which the default database needs. Install
+// scripts are off, so the binding comes from sharedSqliteBinding.
+const sqlitePackageIn = (folder) => path.join(folder, 'node_modules', 'sqlite3');
+const sqliteBindingIn = (folder) => path.join(sqlitePackageIn(folder), 'build', 'Release', 'node_sqlite3.node');
 // sqlite3's binding uses Node-API only (napi_build_version 9): built once with the machine's Node.js, the
 // oldest of the matrix, it loads in every runtime's Node.js (built against Node.js 24's headers, it crashes
 // Node.js 20). One build per sqlite3 version, kept here (a hidden folder, like the install folders).
@@ -51,10 +52,14 @@ function npmEnvOfItsOwn() {
 	return env;
 }
 
+/** The recipe's lock file, parsed. */
+function recipeLock(runtime) {
+	return JSON.parse(fs.readFileSync(path.join(runtime.recipeDir, 'package-lock.json'), 'utf8'));
+}
+
 /** How many packages the recipe's lock file lists (optional ones for other platforms included). */
 function packagesInRecipe(runtime) {
-	const lock = JSON.parse(fs.readFileSync(path.join(runtime.recipeDir, 'package-lock.json'), 'utf8'));
-	return Object.keys(lock.packages ?? {}).filter((key) => key.includes('node_modules/')).length;
+	return Object.keys(recipeLock(runtime).packages ?? {}).filter((key) => key.includes('node_modules/')).length;
 }
 
 /** How many package downloads npm has logged so far (with --loglevel=http npm logs one line per tarball, fetched or from its cache). */
@@ -127,8 +132,7 @@ async function withLock(lock, work) {
 
 /** The sqlite3 version of `runtime`'s recipe (its lock file). */
 function recipeSqliteVersion(runtime) {
-	const lock = JSON.parse(fs.readFileSync(path.join(runtime.recipeDir, 'package-lock.json'), 'utf8'));
-	return lock.packages['node_modules/sqlite3'].version;
+	return recipeLock(runtime).packages['node_modules/sqlite3'].version;
 }
 
 /**
@@ -150,7 +154,7 @@ async function sharedSqliteBinding(version, logFd) {
 		await runNpm(buildDir, args, logFd);
 		// Copied under another name first, so a process that finds `shared` never reads half a file.
 		fs.mkdirSync(path.dirname(shared), { recursive: true });
-		fs.copyFileSync(path.join(buildDir, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node'), `${shared}.partial`);
+		fs.copyFileSync(sqliteBindingIn(buildDir), `${shared}.partial`);
 		fs.renameSync(`${shared}.partial`, shared);
 		fs.rmSync(buildDir, { recursive: true, force: true });
 	});
@@ -159,10 +163,10 @@ async function sharedSqliteBinding(version, logFd) {
 
 /** Copies the shared `binding` into `runtime`'s install, which its own Node.js must then load. */
 function placeSqliteBinding(runtime, binding) {
-	fs.mkdirSync(path.dirname(sqliteBinding(runtime)), { recursive: true });
-	fs.copyFileSync(binding, sqliteBinding(runtime));
-	const sqliteDir = path.join(runtime.installDir, 'node_modules', 'sqlite3');
-	const check = `new (require(${JSON.stringify(sqliteDir)}).Database)(':memory:').close()`;
+	const placed = sqliteBindingIn(runtime.installDir);
+	fs.mkdirSync(path.dirname(placed), { recursive: true });
+	fs.copyFileSync(binding, placed);
+	const check = `new (require(${JSON.stringify(sqlitePackageIn(runtime.installDir))}).Database)(':memory:').close()`;
 	const loaded = spawnSync('node', ['-e', check], { env: { ...process.env, ...runtime.pathEnv() }, encoding: 'utf8' });
 	if (loaded.status !== 0) {
 		throw new Error(
